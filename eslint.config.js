@@ -1,0 +1,68 @@
+// ESLint flat config. Besides the usual rules it enforces the environment layering
+// (as VS Code does with common / node / electron-main / browser):
+//   shared/          runs anywhere: no Node, no DOM, no Electron, no React
+//   electron/core/   plain Node: never imports `electron`
+//   electron/**      only the glue folders (main/, preload/) import `electron`
+//   renderer/        browser only: no Node built-ins, no Electron, no core code
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'];
+const noNode = nodeBuiltins.map((name) => ({ group: [name], message: 'Node built-ins are not allowed here.' }));
+const noElectron = { group: ['electron'], message: 'Only electron/main and electron/preload import electron.' };
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...noNode,
+            noElectron,
+            { group: ['react', 'react-dom', '@tanstack/*'], message: 'shared/ is environment-free.' },
+            { group: ['../electron/*', '../renderer/*'], message: 'shared/ depends on nothing above it.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'window', 'document', 'process', 'require', 'Buffer'],
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/main/**', 'electron/preload/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noElectron] }] },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}', 'tests/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...noNode,
+            noElectron,
+            { group: ['**/electron/**'], message: 'The renderer talks to the core only through window.reportDesk.' },
+          ],
+        },
+      ],
+    },
+  },
+);

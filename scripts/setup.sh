@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs everything the build and the tests need, on a fresh Debian/Ubuntu machine or a
+# developer's. Idempotent: does nothing that is already done.
+#   - system packages: libsecret (keytar builds against it), gnome-keyring + dbus (a real
+#     Secret Service for the keychain tests), Chromium (the browser the UI tests drive), Xvfb
+#   - npm ci, with the Electron runtime download skipped (it needs a host that may be
+#     unreachable); the runtime is then fetched separately, and its absence is not an error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SYSTEM_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-bin chromium xvfb)
+
+missing=()
+for pkg in "${SYSTEM_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+if ((${#missing[@]} > 0)); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing system packages: ${missing[*]}" >&2
+    echo "setup: install them with: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "setup: installing system packages: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# npm ci when node_modules is missing or older than the lock file.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "setup: npm ci"
+  ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# The Electron runtime: fetched where its download host is reachable, otherwise skipped.
+# Only the Electron end-to-end tests and `npm start` need it.
+if ! node -e "require('fs').accessSync(require('electron'))" 2>/dev/null; then
+  if timeout 180 node node_modules/electron/install.js >/dev/null 2>&1; then
+    echo "setup: Electron runtime installed"
+  else
+    echo "setup: Electron runtime not available here (download failed); Electron end-to-end tests will skip"
+  fi
+fi

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The one command that sets up and runs every test (README's second command; CI runs it).
+# Order: cheapest checks first, so a type or lint error fails in seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+step() { printf '\n=== %s (%ss)\n' "$1" "$((SECONDS - start))"; }
+
+step "set-up"; ./scripts/setup.sh
+step "type-check"; npm run -s typecheck
+step "lint"; npm run -s lint
+step "format"; npm run -s format:check
+step "build"; npm run -s build
+step "unit and integration tests (real keychain, SQLite, HTTP)"; ./scripts/with-keyring.sh npm run -s test:unit
+step "reliability and security"; ./scripts/with-keyring.sh npm run -s test:reliability
+step "UI end-to-end in Chromium (browser preview)"; ./scripts/with-keyring.sh npm run -s test:e2e
+step "Electron end-to-end"; ./scripts/with-keyring.sh npm run -s test:electron
+step "done"

@@ -1,0 +1,270 @@
+/**
+ * The IPC contract: every channel, its input schema and its output type, in one place
+ * (as GitHub Desktop's ipc-shared.ts). The main process validates every input against these
+ * schemas; the renderer's typed client and the browser-preview bridge are derived from it.
+ *
+ * The renderer never receives an API key: profiles cross as `ProfileView` (id, name, base
+ * URL and the key's last four characters). A key travels renderer → main only, once, when the
+ * user types it in.
+ */
+import { z } from 'zod';
+import type { AppError, Result } from './errors';
+import {
+  CreateReportInputSchema,
+  ListQuerySchema,
+  ReportIdSchema,
+  UpdateReportInputSchema,
+  type Account,
+  type Report,
+  type ReportPage,
+} from './report';
+
+// ---- Views (outputs) ----------------------------------------------------------------------
+
+export interface ProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  allowInsecureHttp: boolean;
+  /** Last four characters of the key, or null when no key is stored. */
+  keyHint: string | null;
+  hasKey: boolean;
+  /** Where the key lives: the OS keychain, this session's memory only, or nowhere yet. */
+  keyStorage: 'keychain' | 'session' | 'none';
+  /** True for the profile of the embedded demo service. */
+  demo: boolean;
+}
+
+export interface ProfilesState {
+  profiles: ProfileView[];
+  activeId: string | null;
+}
+
+/** Where an answer came from: the service just now, or the local cache when offline. */
+export type DataSource = 'network' | 'cache';
+
+export interface Sourced {
+  source: DataSource;
+  /** ISO time the data was fetched from the service (for cache answers: its age). */
+  fetchedAt: string;
+}
+
+export type ReportPageResult = ReportPage & Sourced;
+export type ReportResult = { report: Report } & Sourced;
+export type AccountResult = { account: Account } & Sourced;
+
+export interface CacheStatus {
+  profileId: string | null;
+  reportCount: number;
+  /** Bytes of the whole database file (shared by every profile). */
+  sizeBytes: number;
+  lastFullSyncAt: string | null;
+  syncing: boolean;
+}
+
+export interface SyncSummary {
+  fetched: number;
+  removed: number;
+  pages: number;
+  completedAt: string;
+}
+
+export interface ConnectivityState {
+  online: boolean;
+  /** ISO time of the last change. */
+  since: string;
+  /** The error that made us go offline, when offline. */
+  lastError: AppError | null;
+}
+
+export interface SyncProgress {
+  profileId: string;
+  page: number;
+  lastPage: number | null;
+  fetched: number;
+  total: number | null;
+  phase: 'fetching' | 'pruning' | 'done' | 'failed' | 'cancelled';
+}
+
+// ---- Inputs -------------------------------------------------------------------------------
+
+const profileId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not a profile id.');
+const profileName = z
+  .string()
+  .transform((v) => v.trim())
+  .pipe(z.string().min(1, 'Give the profile a name.').max(80, 'A profile name is at most 80 characters.'));
+const baseUrl = z
+  .string()
+  .transform((v) => v.trim())
+  .pipe(z.string().min(1, 'Enter the Report Service base URL.').max(2048, 'The base URL is too long.'));
+const apiKey = z
+  .string()
+  .transform((v) => v.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'Enter the API key.')
+      .max(4096, 'The API key is too long.')
+      .regex(/^[\x21-\x7e]+$/, 'An API key contains no spaces or special characters. Paste it again.'),
+  );
+
+export const ConnectionInputSchema = z
+  .object({ baseUrl, allowInsecureHttp: z.boolean().default(false), apiKey })
+  .strict();
+
+export const AddProfileInputSchema = z
+  .object({
+    name: profileName,
+    baseUrl,
+    allowInsecureHttp: z.boolean().default(false),
+    apiKey,
+    /** Keep the key in memory for this session only (when the keychain is unavailable). */
+    sessionOnly: z.boolean().default(false),
+  })
+  .strict();
+
+export const UpdateProfileInputSchema = z
+  .object({
+    id: profileId,
+    name: profileName.optional(),
+    baseUrl: baseUrl.optional(),
+    allowInsecureHttp: z.boolean().optional(),
+  })
+  .strict();
+
+export const SetKeyInputSchema = z
+  .object({ id: profileId, apiKey, sessionOnly: z.boolean().default(false) })
+  .strict();
+
+const none = z.undefined().or(z.object({}).strict()).optional();
+
+// ---- Channels -----------------------------------------------------------------------------
+
+/** Declares a channel: its input schema and (as a phantom) its output type. */
+function channel<I extends z.ZodType, O>(input: I) {
+  return { input, output: undefined as unknown as O };
+}
+
+export const CHANNELS = {
+  'profiles:list': channel<typeof none, ProfilesState>(none),
+  /** Tests the key with GET /account first; a rejected key is not saved. */
+  'profiles:add': channel<typeof AddProfileInputSchema, ProfileView>(AddProfileInputSchema),
+  'profiles:update': channel<typeof UpdateProfileInputSchema, ProfileView>(UpdateProfileInputSchema),
+  /** Deletes the profile, its key in the keychain and its cached data. */
+  'profiles:remove': channel<z.ZodObject<{ id: typeof profileId }>, ProfilesState>(
+    z.object({ id: profileId }).strict(),
+  ),
+  'profiles:activate': channel<z.ZodObject<{ id: typeof profileId }>, ProfilesState>(
+    z.object({ id: profileId }).strict(),
+  ),
+  /** Tests the new key first; clears the cache when it belongs to another account. */
+  'profiles:setKey': channel<typeof SetKeyInputSchema, ProfileView>(SetKeyInputSchema),
+  /** Checks a base URL + key without saving anything; answers the account it reaches. */
+  'profiles:testConnection': channel<typeof ConnectionInputSchema, Account>(ConnectionInputSchema),
+  /** Starts the embedded demo service and creates (or reuses) the Demo profile. */
+  'profiles:startDemo': channel<typeof none, ProfilesState>(none),
+
+  'reports:list': channel<typeof ListQuerySchema, ReportPageResult>(ListQuerySchema),
+  'reports:get': channel<z.ZodObject<{ id: typeof ReportIdSchema }>, ReportResult>(
+    z.object({ id: ReportIdSchema }).strict(),
+  ),
+  'reports:create': channel<typeof CreateReportInputSchema, Report>(CreateReportInputSchema),
+  'reports:update': channel<
+    z.ZodObject<{ id: typeof ReportIdSchema; changes: typeof UpdateReportInputSchema }>,
+    Report
+  >(z.object({ id: ReportIdSchema, changes: UpdateReportInputSchema }).strict()),
+  'reports:delete': channel<z.ZodObject<{ id: typeof ReportIdSchema }>, { deleted: string }>(
+    z.object({ id: ReportIdSchema }).strict(),
+  ),
+
+  'account:get': channel<typeof none, AccountResult>(none),
+
+  'cache:status': channel<typeof none, CacheStatus>(none),
+  /** Full sync ("make available offline"); progress arrives as `sync:progress` events. */
+  'cache:sync': channel<typeof none, SyncSummary>(none),
+  'cache:cancelSync': channel<typeof none, { cancelled: boolean }>(none),
+  'cache:clear': channel<typeof none, CacheStatus>(none),
+  /** Project names seen in the active profile's cache, for filter suggestions. */
+  'cache:projects': channel<typeof none, string[]>(none),
+
+  'connectivity:status': channel<typeof none, ConnectivityState>(none),
+  /** Probes the service now (the "retry" button) and answers the new state. */
+  'connectivity:check': channel<typeof none, ConnectivityState>(none),
+
+  /** Opens an http(s) URL in the system browser; anything else is refused. */
+  'shell:openExternal': channel<z.ZodObject<{ url: z.ZodString }>, { opened: boolean }>(
+    z.object({ url: z.string().max(4096) }).strict(),
+  ),
+} as const;
+
+export type Channel = keyof typeof CHANNELS;
+export const CHANNEL_NAMES = Object.keys(CHANNELS) as Channel[];
+export type ChannelInput<C extends Channel> = z.input<(typeof CHANNELS)[C]['input']>;
+export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNELS)[C]['input']>;
+export type ChannelOutput<C extends Channel> = (typeof CHANNELS)[C]['output'];
+
+export function isChannel(name: unknown): name is Channel {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(CHANNELS, name);
+}
+
+// ---- Events (main → renderer) ---------------------------------------------------------------
+
+export interface EventPayloads {
+  'connectivity:changed': ConnectivityState;
+  'sync:progress': SyncProgress;
+  'profiles:changed': ProfilesState;
+  /** A deep link or menu item asks the renderer to go somewhere (e.g. "/reports/12"). */
+  'app:navigate': { path: string };
+  /** A menu item asks the renderer to run a command (refresh, new report, focus search…). */
+  'app:command': { command: AppCommand };
+}
+export type EventName = keyof EventPayloads;
+export const EVENT_NAMES: EventName[] = [
+  'connectivity:changed',
+  'sync:progress',
+  'profiles:changed',
+  'app:navigate',
+  'app:command',
+];
+export type AppCommand = 'refresh' | 'new-report' | 'focus-search' | 'switch-profile' | 'sync';
+
+/** The object the preload (or the preview bridge) exposes as `window.reportDesk`. */
+export interface ReportDeskBridge {
+  invoke<C extends Channel>(channel: C, input?: ChannelInput<C>): Promise<Result<ChannelOutput<C>>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+}
+
+/** What every implementation of the contract (the gateway) provides, channel by channel. */
+export type ContractHandlers = {
+  [C in Channel]: (input: ChannelParsedInput<C>) => Promise<ChannelOutput<C>>;
+};
+
+/** Validates a channel's input; the answer is either the parsed input or an invalid_input error. */
+export function parseChannelInput<C extends Channel>(
+  name: C,
+  input: unknown,
+): Result<ChannelParsedInput<C>> {
+  const parsed = CHANNELS[name].input.safeParse(input);
+  if (parsed.success) return { ok: true, value: parsed.data as ChannelParsedInput<C> };
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '_';
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  return {
+    ok: false,
+    error: {
+      kind: 'invalid_input',
+      message: firstSentence(parsed.error.issues[0]?.message) ?? 'The input is not valid.',
+      fieldErrors,
+    },
+  };
+}
+
+function firstSentence(message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  // zod's built-in messages ("Invalid input: expected string…") are for developers.
+  return /^(Invalid|Unrecognized|Too (big|small)|Expected)/.test(message)
+    ? 'The input is not valid: ' + message.charAt(0).toLowerCase() + message.slice(1) + '.'
+    : message;
+}

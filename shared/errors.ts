@@ -1,0 +1,102 @@
+/**
+ * One error model for everything a user can meet, in every front end. Errors cross IPC as
+ * plain values (`Result`), never as thrown Errors: Electron keeps only an Error's message.
+ * Every message is a sentence that says what happened and what to do. None ever contains
+ * an API key or a report password.
+ */
+
+export const ERROR_KINDS = [
+  'invalid_input',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'validation',
+  'rate_limited',
+  'server_error',
+  'network',
+  'timeout',
+  'bad_response',
+  'insecure_url',
+  'keychain_unavailable',
+  'offline',
+  'no_profile',
+  'cancelled',
+  'internal',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export interface AppError {
+  kind: ErrorKind;
+  /** A sentence for a person: what happened and what to do. */
+  message: string;
+  /** HTTP status, when the service answered. */
+  status?: number;
+  /** Field name → messages, for `validation` (service 422) and `invalid_input`. */
+  fieldErrors?: Record<string, string[]>;
+  /** Seconds the service asked us to wait, for `rate_limited`. */
+  retryAfterSeconds?: number;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (error: AppError): Result<never> => ({ ok: false, error });
+
+/** A thrown carrier for an AppError inside one process; converted to a Result at the edge. */
+export class AppFailure extends Error {
+  readonly error: AppError;
+  constructor(error: AppError) {
+    super(error.message);
+    this.name = 'AppFailure';
+    this.error = error;
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AppError).message === 'string' &&
+    (ERROR_KINDS as readonly string[]).includes((value as AppError).kind)
+  );
+}
+
+export function appError(kind: ErrorKind, message?: string, extra: Partial<AppError> = {}): AppError {
+  return { kind, message: message ?? DEFAULT_MESSAGES[kind], ...extra };
+}
+
+export const DEFAULT_MESSAGES: Record<ErrorKind, string> = {
+  invalid_input: 'Some of the input is not valid. Check the highlighted fields and try again.',
+  unauthorized: 'The Report Service rejected the API key. Check the key in Keys & profiles, or replace it.',
+  forbidden: 'The API key is not allowed to do this. Ask the account holder for access, or use another key.',
+  not_found: 'The report was not found. It may have been deleted; refresh the list.',
+  validation: 'The Report Service did not accept the input. Check the highlighted fields.',
+  rate_limited: 'The Report Service is receiving too many requests. Wait a moment and try again.',
+  server_error: 'The Report Service had an internal problem. Try again in a moment.',
+  network: 'The Report Service could not be reached. Check the network connection and the base URL.',
+  timeout: 'The Report Service did not answer in time. Try again, or raise the time-out.',
+  bad_response: 'The Report Service sent a reply ReportDesk does not understand. Check the base URL.',
+  insecure_url:
+    'Plain http:// is only allowed for this computer (localhost). Use https://, or allow insecure http for this profile.',
+  keychain_unavailable:
+    'The system keychain is not available. Unlock or install it, or keep the key for this session only.',
+  offline: 'You are offline, so this change cannot be sent. Try again when the Report Service can be reached.',
+  no_profile: 'No profile is set up yet. Add a profile with a base URL and an API key.',
+  cancelled: 'The operation was cancelled.',
+  internal: 'Something went wrong inside ReportDesk. Try again; if it keeps happening, check the logs.',
+};
+
+/** Turns anything thrown into an AppError without leaking stack traces. */
+export function toAppError(thrown: unknown): AppError {
+  if (thrown instanceof AppFailure) return thrown.error;
+  if (isAppError(thrown)) return thrown;
+  return appError('internal');
+}
+
+/** A short description of a 422 field map, e.g. "url: The url must be a valid URL." */
+export function describeFieldErrors(fieldErrors: Record<string, string[]> | undefined): string {
+  if (!fieldErrors) return '';
+  return Object.entries(fieldErrors)
+    .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+    .join('\n');
+}
