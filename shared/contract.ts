@@ -88,7 +88,11 @@ export interface SyncProgress {
 
 // ---- Inputs -------------------------------------------------------------------------------
 
-const profileId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not a profile id.');
+const profileId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Not a profile id.');
 const profileName = z
   .string()
   .transform((v) => v.trim())
@@ -240,10 +244,7 @@ export type ContractHandlers = {
 };
 
 /** Validates a channel's input; the answer is either the parsed input or an invalid_input error. */
-export function parseChannelInput<C extends Channel>(
-  name: C,
-  input: unknown,
-): Result<ChannelParsedInput<C>> {
+export function parseChannelInput<C extends Channel>(name: C, input: unknown): Result<ChannelParsedInput<C>> {
   const parsed = CHANNELS[name].input.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data as ChannelParsedInput<C> };
   const fieldErrors: Record<string, string[]> = {};

@@ -80,7 +80,8 @@ export const DEFAULT_MESSAGES: Record<ErrorKind, string> = {
     'Plain http:// is only allowed for this computer (localhost). Use https://, or allow insecure http for this profile.',
   keychain_unavailable:
     'The system keychain is not available. Unlock or install it, or keep the key for this session only.',
-  offline: 'You are offline, so this change cannot be sent. Try again when the Report Service can be reached.',
+  offline:
+    'You are offline, so this change cannot be sent. Try again when the Report Service can be reached.',
   no_profile: 'No profile is set up yet. Add a profile with a base URL and an API key.',
   cancelled: 'The operation was cancelled.',
   internal: 'Something went wrong inside ReportDesk. Try again; if it keeps happening, check the logs.',

@@ -232,7 +232,9 @@ export const UpdateReportInputSchema = z
     privacy: privacyInput.optional(),
     password: passwordInput.optional(),
     /** The spec's `results` flag (0 = No, 1 = Yes); its effect is the service's. */
-    results: z.union([z.literal(0), z.literal(1)], { error: 'Results must be 0 (no) or 1 (yes).' }).optional(),
+    results: z
+      .union([z.literal(0), z.literal(1)], { error: 'Results must be 0 (no) or 1 (yes).' })
+      .optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
