@@ -1,32 +1,15 @@
 /**
- * The report model shared by every front end. Environment-free: no Node, no DOM.
+ * The report model's zod schemas, shared by every front end. Environment-free: no Node, no DOM.
+ * Plain constants, types and functions live in ./model (the renderer imports only those).
  *
  * The spec lists only the fields a client sends (url, result, generated_at, privacy, …) and
  * leaves the response body open, so parsing is tolerant: known fields are checked and
  * normalised, every other field the service returns is kept untouched.
  */
 import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, REPORT_RESULTS, SORT_BY_VALUES, SORT_VALUES, reportUrlProblem } from './model';
 
-export const REPORT_RESULTS = ['good', 'decent', 'bad'] as const;
-export type ReportResult = (typeof REPORT_RESULTS)[number];
-
-export const Privacy = { Public: 0, Private: 1, Password: 2 } as const;
-export type PrivacyValue = (typeof Privacy)[keyof typeof Privacy];
-export const PRIVACY_VALUES = [0, 1, 2] as const;
-export const PRIVACY_NAMES = ['public', 'private', 'password'] as const;
-export type PrivacyName = (typeof PRIVACY_NAMES)[number];
-
-export function privacyFromName(name: PrivacyName): PrivacyValue {
-  return PRIVACY_NAMES.indexOf(name) as PrivacyValue;
-}
-export function privacyName(value: PrivacyValue): PrivacyName {
-  return PRIVACY_NAMES[value];
-}
-export const PRIVACY_LABELS: Record<PrivacyValue, string> = {
-  0: 'Public',
-  1: 'Private',
-  2: 'Password',
-};
+export * from './model';
 
 /** Ids may arrive as numbers or strings; the client treats them as opaque strings. */
 export const ReportIdSchema = z
@@ -39,7 +22,6 @@ export const ReportIdSchema = z
       .max(64, 'A report id is at most 64 characters.')
       .regex(/^[A-Za-z0-9_-]+$/, 'A report id may contain only letters, digits, "-" and "_".'),
   );
-export type ReportId = string;
 
 const privacyField = z.preprocess(
   (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
@@ -60,28 +42,12 @@ export const ReportSchema = z
     project: z.union([z.string(), z.number()]).nullish(),
   })
   .loose();
-export type Report = z.output<typeof ReportSchema>;
+export type ParsedReport = z.output<typeof ReportSchema>;
 
 /** The account record: fields are the service's; we only require an object. */
 export const AccountSchema = z.record(z.string(), z.unknown());
-export type Account = Record<string, unknown>;
 
 // ---- List query -------------------------------------------------------------------------
-
-export const SORT_BY_VALUES = ['id', 'generated_at', 'url', 'result'] as const;
-export type SortBy = (typeof SORT_BY_VALUES)[number];
-export const SORT_VALUES = ['desc', 'asc'] as const;
-export type SortDirection = (typeof SORT_VALUES)[number];
-export const PER_PAGE_VALUES = [10, 25, 50, 100] as const;
-export type PerPage = (typeof PER_PAGE_VALUES)[number];
-
-export const LIST_DEFAULTS = {
-  search_by: 'url',
-  sort_by: 'id',
-  sort: 'desc',
-  per_page: 10,
-  page: 1,
-} as const;
 
 const perPageField = z.preprocess(
   (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
@@ -111,87 +77,9 @@ export const ListQuerySchema = z
     page: pageField.optional(),
   })
   .strict();
-export type ListQuery = z.output<typeof ListQuerySchema>;
-
-/** A list query with every default filled in: what the cache and the UI work with. */
-export interface NormalizedListQuery {
-  search: string;
-  search_by: 'url';
-  project: string;
-  result: ReportResult | null;
-  sort_by: SortBy;
-  sort: SortDirection;
-  per_page: PerPage;
-  page: number;
-}
-
-export function normalizeListQuery(q: ListQuery = {}): NormalizedListQuery {
-  return {
-    search: (q.search ?? '').trim(),
-    search_by: 'url',
-    project: (q.project ?? '').trim(),
-    result: q.result ?? null,
-    sort_by: q.sort_by ?? LIST_DEFAULTS.sort_by,
-    sort: q.sort ?? LIST_DEFAULTS.sort,
-    per_page: q.per_page ?? LIST_DEFAULTS.per_page,
-    page: q.page ?? LIST_DEFAULTS.page,
-  };
-}
-
-/**
- * The query-string parameters for a list request. Parameters at their default are not sent,
- * so the service applies its own defaults and URLs stay short and cacheable.
- */
-export function listQueryParams(q: ListQuery = {}): [string, string][] {
-  const n = normalizeListQuery(q);
-  const params: [string, string][] = [];
-  if (n.search !== '') {
-    params.push(['search', n.search]);
-    if (q.search_by !== undefined && q.search_by !== LIST_DEFAULTS.search_by) {
-      params.push(['search_by', n.search_by]);
-    }
-  }
-  if (n.project !== '') params.push(['project', n.project]);
-  if (n.result !== null) params.push(['result', n.result]);
-  if (n.sort_by !== LIST_DEFAULTS.sort_by) params.push(['sort_by', n.sort_by]);
-  if (n.sort !== LIST_DEFAULTS.sort) params.push(['sort', n.sort]);
-  if (n.per_page !== LIST_DEFAULTS.per_page) params.push(['per_page', String(n.per_page)]);
-  if (n.page !== LIST_DEFAULTS.page) params.push(['page', String(n.page)]);
-  return params;
-}
-
-/** One page of reports, from the network or from the cache. */
-export interface ReportPage {
-  reports: Report[];
-  page: number;
-  perPage: number;
-  /** Null when the service did not say (a bare array or `{data: [...]}` reply). */
-  total: number | null;
-  lastPage: number | null;
-}
+export type ParsedListQuery = z.output<typeof ListQuerySchema>;
 
 // ---- Create / update inputs ---------------------------------------------------------------
-
-export const MAX_URL_LENGTH = 2048;
-export const MAX_PASSWORD_LENGTH = 256;
-
-/** Checks a URL to analyse: absolute, http(s), with a host. Returns a sentence or null. */
-export function reportUrlProblem(raw: string): string | null {
-  const value = raw.trim();
-  if (value === '') return 'Enter the address to analyse.';
-  if (value.length > MAX_URL_LENGTH) return `The address is longer than ${MAX_URL_LENGTH} characters.`;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return 'Enter a full address starting with http:// or https://.';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return 'Only http:// and https:// addresses can be analysed.';
-  }
-  if (parsed.hostname === '') return 'The address needs a host name.';
-  return null;
-}
 
 const reportUrlField = z
   .string({ error: 'Enter the address to analyse.' })
@@ -263,3 +151,7 @@ export function reportFormFields(
   if (fields.results !== undefined) out.push(['results', String(fields.results)]);
   return out;
 }
+
+// The schema's output must fit the plain Report interface the rest of the app uses.
+const _reportFits: (r: ParsedReport) => import('./model').Report = (r) => r;
+void _reportFits;
