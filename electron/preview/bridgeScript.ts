@@ -1,0 +1,98 @@
+/**
+ * The browser side of the preview bridge, served as /__bridge/bridge.js before any other script.
+ * It defines `window.reportDesk` with the same shape as the Electron preload
+ * (`ReportDeskBridge` in shared/contract.ts): `invoke` posts to /__bridge/invoke and resolves
+ * to the server's Result; `on` listens on one shared EventSource (/__bridge/events).
+ *
+ * A plain ES2020 string rather than a serialised TypeScript function: whatever transpiles this
+ * module (tsx, vitest, esbuild) cannot slip helpers into the text the browser runs.
+ */
+
+/** What `invoke` resolves to when the preview server itself cannot be reached. */
+export const PREVIEW_UNREACHABLE_MESSAGE = 'The preview server cannot be reached. Restart npm run preview.';
+
+export const BRIDGE_SCRIPT = `(function () {
+  'use strict';
+  var UNREACHABLE = { ok: false, error: { kind: 'network', message: ${JSON.stringify(PREVIEW_UNREACHABLE_MESSAGE)} } };
+
+  function refused(status) {
+    var message = status === 403
+      ? 'The preview server refused the request (HTTP 403). Open the link printed by npm run preview again.'
+      : 'The preview server answered HTTP ' + status + ' without a result. Restart npm run preview.';
+    return { ok: false, error: { kind: 'internal', message: message } };
+  }
+
+  function isResult(value) {
+    return typeof value === 'object' && value !== null && typeof value.ok === 'boolean';
+  }
+
+  function invoke(channel, input) {
+    var body;
+    try {
+      body = JSON.stringify({ channel: channel, input: input });
+    } catch (cannotSerialise) {
+      return Promise.resolve({ ok: false, error: { kind: 'invalid_input', message: 'The input could not be sent: it is not plain data.' } });
+    }
+    return fetch('/__bridge/invoke', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: body,
+      credentials: 'same-origin',
+      cache: 'no-store',
+    }).then(
+      function (response) {
+        return response.json().then(
+          function (parsed) { return isResult(parsed) ? parsed : refused(response.status); },
+          function () { return refused(response.status); }
+        );
+      },
+      function () { return UNREACHABLE; }
+    );
+  }
+
+  var source = null;
+  var listeners = new Map();
+
+  function deliver(name, message) {
+    var payload;
+    try {
+      payload = JSON.parse(message.data);
+    } catch (notJson) {
+      return;
+    }
+    var current = listeners.get(name);
+    if (!current) return;
+    Array.from(current).forEach(function (listener) {
+      try {
+        listener(payload);
+      } catch (listenerFailed) {
+        // One failing listener must not stop the others (as in the Electron preload).
+        setTimeout(function () { throw listenerFailed; });
+      }
+    });
+  }
+
+  function on(name, listener) {
+    if (typeof name !== 'string' || typeof listener !== 'function') {
+      throw new TypeError('reportDesk.on(event, listener) needs an event name and a function.');
+    }
+    // One EventSource for the page; it reconnects by itself if the server restarts.
+    if (source === null) source = new EventSource('/__bridge/events');
+    var current = listeners.get(name);
+    if (!current) {
+      current = new Set();
+      listeners.set(name, current);
+      source.addEventListener(name, function (message) { deliver(name, message); });
+    }
+    current.add(listener);
+    return function unsubscribe() { current.delete(listener); };
+  }
+
+  Object.defineProperty(window, 'reportDesk', {
+    value: Object.freeze({ invoke: invoke, on: on }),
+    writable: false,
+    enumerable: true,
+    configurable: false,
+  });
+})();
+`;

@@ -1,0 +1,88 @@
+/**
+ * `npm run preview`: the real core (profiles, keychain, SQLite cache) behind the preview bridge,
+ * serving the renderer built by `vite build`. Prints the one URL that opens it.
+ *
+ *   tsx electron/preview/run.ts [--data-dir DIR] [--port N]
+ *
+ * The data dir defaults to .tmp/preview-data, apart from the desktop app's own data.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createLogger } from '../core/log';
+import { createCoreServices } from '../core/services';
+import { startPreviewServer } from './server';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const rendererDir = join(repoRoot, 'dist', 'renderer');
+
+async function main(): Promise<number> {
+  let values: { 'data-dir'?: string; port?: string };
+  try {
+    ({ values } = parseArgs({
+      options: { 'data-dir': { type: 'string' }, port: { type: 'string' } },
+      strict: true,
+    }));
+  } catch (thrown) {
+    console.error(`${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    console.error('Usage: tsx electron/preview/run.ts [--data-dir DIR] [--port N]');
+    return 2;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
+    return 2;
+  }
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    console.error(
+      `${rendererDir}/index.html is missing. Run npm run preview, which builds the renderer first.`,
+    );
+    return 1;
+  }
+  const dataDir = resolve(values['data-dir'] ?? join(repoRoot, '.tmp', 'preview-data'));
+  const logger = createLogger('preview', (line) => console.error(line));
+
+  const core = await createCoreServices({ dataDir, logger });
+  let server;
+  try {
+    server = await startPreviewServer({
+      handlers: core.handlers,
+      events: core.events,
+      rendererDir,
+      port,
+      logger: logger.child('server'),
+    });
+  } catch (thrown) {
+    await core.close();
+    throw thrown;
+  }
+  const running = server;
+  console.log(`ReportDesk preview (data in ${dataDir})`);
+  console.log(`Open: ${running.url}`);
+
+  await new Promise<void>((done) => {
+    const stop = (signal: NodeJS.Signals) => {
+      console.error(`${signal}: stopping the preview…`);
+      // A second Ctrl+C while stopping means "now".
+      process.once(signal, () => process.exit(130));
+      running
+        .stop()
+        .then(() => core.close())
+        .finally(done);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (thrown: unknown) => {
+    console.error(
+      `The preview could not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+    );
+    process.exit(1);
+  },
+);
