@@ -1,0 +1,382 @@
+/**
+ * The Report Service client: one method per endpoint, every failure an AppFailure carrying an
+ * AppError a person can act on. Plain Node (no `electron`): the app injects Electron's
+ * `net.fetch` (system proxy, OS certificate store), the CLI and the tests inject Node's fetch.
+ *
+ * Only GET is retried (network errors, time-outs, 429, 5xx), with exponential backoff and full
+ * jitter, honouring Retry-After. POST/PUT/DELETE are sent once: repeating a create after a
+ * lost answer could create a second report.
+ */
+import { AppFailure, appError, toAppError, type AppError } from '../../../shared/errors';
+import {
+  LIST_DEFAULTS,
+  ReportIdSchema,
+  listQueryParams,
+  reportFormFields,
+  type Account,
+  type CreateReportFields,
+  type ListQuery,
+  type Report,
+  type ReportPage,
+  type UpdateReportFields,
+} from '../../../shared/report';
+import { redact, registerSecret, silentLogger, type Logger } from '../log';
+import { normalizeBaseUrl } from './baseUrl';
+import { failureForStatus, networkFailure, timeoutFailure, tooLarge, type RequestContext } from './failures';
+import { parseJsonBody, toAccount, toReport, toReportPage } from './responses';
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 300, maxDelayMs: 10_000 };
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 20_000_000;
+
+export interface ReportServiceClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  allowInsecureHttp?: boolean;
+  /** Electron's net.fetch in the app, Node's fetch elsewhere. */
+  fetch?: typeof globalThis.fetch;
+  /** Per attempt, body included. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+  /** Replies larger than this are refused as bad_response. */
+  maxResponseBytes?: number;
+  logger?: Logger;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface RequestSpec {
+  method: Method;
+  /** Below the base URL, e.g. '/api/v1/reports/12'. */
+  path: string;
+  query?: [string, string][];
+  form?: [string, string][];
+  signal?: AbortSignal;
+  context: RequestContext;
+}
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+type AttemptResult =
+  { ok: true; reply: Reply } | { ok: false; error: AppError; retryable: boolean; retryAfterMs?: number };
+
+const REPORTS_PATH = '/api/v1/reports';
+const ACCOUNT_PATH = '/api/v1/account';
+
+function cancelledError(): AppError {
+  return appError('cancelled', 'The request was cancelled.');
+}
+
+function invalidInput(field: string, message: string): AppFailure {
+  return new AppFailure(appError('invalid_input', message, { fieldErrors: { [field]: [message] } }));
+}
+
+/** Waits `ms`, or rejects with a cancelled AppFailure as soon as `signal` aborts. */
+export function sleepWithSignal(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AppFailure(cancelledError()));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AppFailure(cancelledError()));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Reads the body, refusing it as soon as it passes `limit` bytes (declared or streamed). */
+async function readLimitedBody(response: Response, limit: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw new AppFailure(tooLarge(response.status, limit, ''));
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      await reader.cancel().catch(() => {});
+      const start = chunks.length > 0 ? new TextDecoder().decode(chunks[0].slice(0, 1024)) : '';
+      throw new AppFailure(tooLarge(response.status, limit, start));
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export class ReportServiceClient {
+  readonly baseUrl: string;
+  private readonly host: string;
+  private readonly apiKey: string;
+  private readonly fetchImpl: typeof globalThis.fetch;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly random: () => number;
+  private readonly maxResponseBytes: number;
+  private readonly logger: Logger;
+
+  constructor(options: ReportServiceClientOptions) {
+    registerSecret(options.apiKey);
+    this.baseUrl = normalizeBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
+    this.host = new URL(this.baseUrl).host;
+    const apiKey = options.apiKey.trim();
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+      // A key with spaces or line breaks cannot go into a header; fetch's own error would quote it.
+      throw invalidInput(
+        'apiKey',
+        'The API key is empty or contains spaces or special characters. Paste the key again.',
+      );
+    }
+    registerSecret(apiKey);
+    this.apiKey = apiKey;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw invalidInput('timeout', 'The time-out must be a positive number of seconds.');
+    }
+    this.timeoutMs = timeoutMs;
+    const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.retry = {
+      maxAttempts: Math.max(1, Math.floor(retry.maxAttempts)),
+      baseDelayMs: Math.max(0, retry.baseDelayMs),
+      maxDelayMs: Math.max(0, retry.maxDelayMs),
+    };
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.sleep = options.sleep ?? sleepWithSignal;
+    this.random = options.random ?? Math.random;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  listReports(query: ListQuery = {}, options: CallOptions = {}): Promise<ReportPage> {
+    return this.guard(async () => {
+      const reply = await this.send({
+        method: 'GET',
+        path: REPORTS_PATH,
+        query: listQueryParams(query),
+        signal: options.signal,
+        context: this.context('GET', REPORTS_PATH, 'list reports'),
+      });
+      const requested = {
+        page: query.page ?? LIST_DEFAULTS.page,
+        perPage: query.per_page ?? LIST_DEFAULTS.per_page,
+      };
+      return toReportPage(parseJsonBody(reply.status, reply.body), requested, reply.status);
+    });
+  }
+
+  getReport(id: string, options: CallOptions = {}): Promise<Report> {
+    return this.guard(async () => {
+      const path = this.reportPath(id);
+      const reply = await this.send({
+        method: 'GET',
+        path,
+        signal: options.signal,
+        context: { ...this.context('GET', path, `read report ${id}`), reportId: id },
+      });
+      return toReport(parseJsonBody(reply.status, reply.body), reply.status);
+    });
+  }
+
+  createReport(fields: CreateReportFields): Promise<Report> {
+    return this.guard(async () => {
+      registerSecret('password' in fields ? fields.password : undefined);
+      const reply = await this.send({
+        method: 'POST',
+        path: REPORTS_PATH,
+        form: reportFormFields(fields),
+        context: {
+          ...this.context('POST', REPORTS_PATH, 'create reports'),
+          outcomeUnknown:
+            'The report may or may not have been created; refresh the list before trying again.',
+        },
+      });
+      return toReport(parseJsonBody(reply.status, reply.body), reply.status);
+    });
+  }
+
+  updateReport(id: string, fields: UpdateReportFields): Promise<Report> {
+    return this.guard(async () => {
+      registerSecret(fields.password);
+      const path = this.reportPath(id);
+      const reply = await this.send({
+        method: 'PUT',
+        path,
+        form: reportFormFields(fields),
+        context: {
+          ...this.context('PUT', path, `change report ${id}`),
+          reportId: id,
+          outcomeUnknown: `Report ${id} may or may not have been changed; refresh it before trying again.`,
+        },
+      });
+      return toReport(parseJsonBody(reply.status, reply.body), reply.status);
+    });
+  }
+
+  deleteReport(id: string): Promise<void> {
+    return this.guard(async () => {
+      const path = this.reportPath(id);
+      // Any 2xx is success; a 200 with a body or a 204 without one are both common.
+      await this.send({
+        method: 'DELETE',
+        path,
+        context: {
+          ...this.context('DELETE', path, `delete report ${id}`),
+          reportId: id,
+          outcomeUnknown: `Report ${id} may or may not have been deleted; refresh the list before trying again.`,
+        },
+      });
+    });
+  }
+
+  getAccount(options: CallOptions = {}): Promise<Account> {
+    return this.guard(async () => {
+      const reply = await this.send({
+        method: 'GET',
+        path: ACCOUNT_PATH,
+        signal: options.signal,
+        context: this.context('GET', ACCOUNT_PATH, 'read the account'),
+      });
+      return toAccount(parseJsonBody(reply.status, reply.body), reply.status);
+    });
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  private context(method: Method, path: string, action: string): RequestContext {
+    return { method, path, action, host: this.host };
+  }
+
+  private reportPath(id: string): string {
+    const parsed = ReportIdSchema.safeParse(id);
+    if (!parsed.success) {
+      throw invalidInput('id', parsed.error.issues[0]?.message ?? 'The report id is not valid.');
+    }
+    return `${REPORTS_PATH}/${encodeURIComponent(parsed.data)}`;
+  }
+
+  /** Every failure leaves as an AppFailure, scrubbed of the key (belt and braces). */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      throw new AppFailure(this.scrub(error));
+    }
+  }
+
+  private scrub(error: AppError): AppError {
+    const clean = (text: string) => redact(text.split(this.apiKey).join('[redacted]'));
+    const fieldErrors = error.fieldErrors
+      ? Object.fromEntries(Object.entries(error.fieldErrors).map(([field, list]) => [field, list.map(clean)]))
+      : undefined;
+    return { ...error, message: clean(error.message), ...(fieldErrors ? { fieldErrors } : {}) };
+  }
+
+  private async send(spec: RequestSpec): Promise<Reply> {
+    const maxAttempts = spec.method === 'GET' ? this.retry.maxAttempts : 1;
+    for (let attempt = 1; ; attempt++) {
+      if (spec.signal?.aborted) throw new AppFailure(cancelledError());
+      const result = await this.attempt(spec, attempt);
+      if (result.ok) return result.reply;
+      if (!result.retryable || attempt >= maxAttempts) throw new AppFailure(result.error);
+      let delayMs: number;
+      if (result.retryAfterMs !== undefined) {
+        // Waiting longer than the cap would freeze the caller; report the wait instead.
+        if (result.retryAfterMs > this.retry.maxDelayMs) throw new AppFailure(result.error);
+        delayMs = result.retryAfterMs;
+      } else {
+        const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+        delayMs = Math.floor(this.random() * ceiling);
+      }
+      this.logger.debug(`${spec.method} ${spec.path} retrying in ${delayMs}ms`, {
+        attempt,
+        kind: result.error.kind,
+      });
+      try {
+        await this.sleep(delayMs, spec.signal);
+      } catch (thrown) {
+        if (spec.signal?.aborted) throw new AppFailure(cancelledError());
+        throw thrown;
+      }
+    }
+  }
+
+  private async attempt(spec: RequestSpec, attempt: number): Promise<AttemptResult> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    const query = spec.query && spec.query.length > 0 ? `?${new URLSearchParams(spec.query)}` : '';
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.apiKey}`,
+      Accept: 'application/json',
+    };
+    if (spec.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const started = Date.now();
+    let outcome = 'network error';
+    try {
+      const response = await this.fetchImpl(this.baseUrl + spec.path + query, {
+        method: spec.method,
+        headers,
+        body: spec.form ? new URLSearchParams(spec.form).toString() : undefined,
+        signal: controller.signal,
+        // Never follow a redirect: it could carry the key to another host or onto plain http.
+        redirect: 'manual',
+      });
+      outcome = String(response.status);
+      const body = await readLimitedBody(response, this.maxResponseBytes);
+      if (response.status >= 200 && response.status <= 299)
+        return { ok: true, reply: { status: response.status, body } };
+      return {
+        ok: false,
+        ...failureForStatus(response.status, response.headers, body, spec.context, Date.now()),
+      };
+    } catch (thrown) {
+      if (spec.signal?.aborted) {
+        outcome = 'cancelled';
+        return { ok: false, retryable: false, error: cancelledError() };
+      }
+      if (timedOut) {
+        outcome = 'timeout';
+        return { ok: false, retryable: true, error: timeoutFailure(this.timeoutMs, spec.context) };
+      }
+      if (thrown instanceof AppFailure) return { ok: false, retryable: false, error: thrown.error };
+      return { ok: false, retryable: true, error: networkFailure(thrown, spec.context) };
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onCallerAbort);
+      this.logger.debug(`${spec.method} ${spec.path} ${outcome} ${Date.now() - started}ms`, { attempt });
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Reads a 2xx reply body into the report model. The spec leaves the bodies open, so the
+ * common shapes are accepted: Laravel's paginator `{data, meta}` (or its un-wrapped form
+ * with `current_page` beside `data`), `{data: [...]}`, a bare array; `{data: {...}}` or a
+ * bare object for one record. Anything else is a bad_response that quotes what arrived.
+ */
+import { AppFailure } from '../../../shared/errors';
+import {
+  AccountSchema,
+  ReportSchema,
+  type Account,
+  type Report,
+  type ReportPage,
+} from '../../../shared/report';
+import { badBody } from './failures';
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function parseJsonBody(status: number, text: string): unknown {
+  if (text.trim() === '')
+    throw new AppFailure(badBody(status, 'an empty reply where data was expected', text));
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppFailure(badBody(status, 'something that is not JSON', text));
+  }
+}
+
+function parseReport(item: unknown, status: number, position?: number): Report {
+  const parsed = ReportSchema.safeParse(item);
+  if (parsed.success) return parsed.data;
+  const field = parsed.error.issues[0]?.path.map(String).join('.') || 'report';
+  const where = position === undefined ? '' : `item ${position + 1}, `;
+  throw new AppFailure(
+    badBody(
+      status,
+      `a report ReportDesk cannot read (${where}field "${field}" is missing or invalid)`,
+      JSON.stringify(item) ?? '',
+    ),
+  );
+}
+
+/** A whole number ≥ min, from a number or a numeric string; undefined otherwise. */
+function wholeNumber(value: unknown, min: number): number | undefined {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= min ? n : undefined;
+}
+
+/** The page the request asked for, used when the reply does not say. */
+export interface RequestedPage {
+  page: number;
+  perPage: number;
+}
+
+export function toReportPage(json: unknown, requested: RequestedPage, status: number): ReportPage {
+  let items: unknown[];
+  let meta: JsonObject | undefined;
+  if (Array.isArray(json)) {
+    items = json;
+  } else if (isObject(json) && Array.isArray(json.data)) {
+    items = json.data;
+    if (isObject(json.meta)) meta = json.meta;
+    else if ('current_page' in json) meta = json;
+  } else {
+    throw new AppFailure(
+      badBody(status, 'data in an unexpected shape instead of a list of reports', JSON.stringify(json)),
+    );
+  }
+  const reports = items.map((item, index) => parseReport(item, status, index));
+  if (!meta)
+    return { reports, page: requested.page, perPage: requested.perPage, total: null, lastPage: null };
+  const perPage = wholeNumber(meta.per_page, 1) ?? requested.perPage;
+  const total = wholeNumber(meta.total, 0) ?? null;
+  const lastPage =
+    wholeNumber(meta.last_page, 1) ?? (total === null ? null : Math.max(1, Math.ceil(total / perPage)));
+  return { reports, page: wholeNumber(meta.current_page, 1) ?? requested.page, perPage, total, lastPage };
+}
+
+/** `{data: {...}}` → its data; a bare record (one with its own id) stays as it is. */
+function unwrapRecord(json: unknown): unknown {
+  return isObject(json) && isObject(json.data) && !('id' in json) ? json.data : json;
+}
+
+export function toReport(json: unknown, status: number): Report {
+  const record = unwrapRecord(json);
+  if (!isObject(record)) {
+    throw new AppFailure(
+      badBody(status, 'data in an unexpected shape instead of a report', JSON.stringify(json)),
+    );
+  }
+  return parseReport(record, status);
+}
+
+export function toAccount(json: unknown, status: number): Account {
+  const parsed = AccountSchema.safeParse(unwrapRecord(json));
+  if (!parsed.success || !isObject(parsed.data)) {
+    throw new AppFailure(
+      badBody(status, 'data in an unexpected shape instead of an account', JSON.stringify(json)),
+    );
+  }
+  return parsed.data;
+}
