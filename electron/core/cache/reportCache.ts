@@ -1,0 +1,453 @@
+/**
+ * The offline cache: one SQLite file (better-sqlite3) holding reports, the account and a few
+ * meta values per *scope* (a profile id, or a hash of base URL + key for the CLI). Nothing of
+ * one scope is visible from another. Records are stored whole (unknown fields too) as JSON,
+ * with the columns the list query filters and sorts on copied out and indexed.
+ *
+ * No secret is ever written: `password` (and other secret-looking keys) are stripped from
+ * every record before it reaches the database.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { AppFailure, appError } from '../../../shared/errors';
+import type { Account, NormalizedListQuery, Report, ReportPage } from '../../../shared/report';
+import { silentLogger, type Logger } from '../log';
+import { idSortKey, projectOf, stripSecrets, textOrNull } from './records';
+
+export interface CachedReport {
+  report: Report;
+  fetchedAt: string;
+}
+
+export interface CacheQueryResult {
+  page: ReportPage;
+  /** The OLDEST fetched_at among the returned rows (the age of what is shown); null when no rows. */
+  fetchedAt: string | null;
+}
+
+export interface CacheStatusInfo {
+  reportCount: number;
+  sizeBytes: number;
+  lastFullSyncAt: string | null;
+}
+
+/** Meta key set when a full sync completes (read by `status`, written by full sync). */
+export const LAST_FULL_SYNC_META = 'last_full_sync_at';
+/** Meta key holding the id of an unfinished full sync; reports written meanwhile count as seen. */
+export const SYNC_ID_META = 'sync_id';
+
+/**
+ * Ordered migrations; PRAGMA user_version is the number applied. Append, never edit: a file
+ * written by an older ReportDesk is brought up to date step by step.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE reports (
+    scope          TEXT NOT NULL,
+    id             TEXT NOT NULL,
+    -- No declared type on purpose: integers for numeric ids, text otherwise (see idSortKey).
+    id_sort        NOT NULL,
+    url            TEXT NOT NULL,
+    url_lower      TEXT NOT NULL,
+    result         TEXT,
+    project        TEXT,
+    generated_at   TEXT,
+    fetched_at     TEXT NOT NULL,
+    last_seen_sync TEXT,
+    -- Last: the big JSON stays out of the way of scans that read only the columns above.
+    record         TEXT NOT NULL,
+    PRIMARY KEY (scope, id)
+  );
+  -- One index per sort order, scope first, ending with the id tie-break, so a page is an
+  -- index walk with no sort step.
+  CREATE INDEX reports_by_id ON reports (scope, id_sort, id);
+  CREATE INDEX reports_by_generated_at ON reports (scope, generated_at, id_sort, id);
+  CREATE INDEX reports_by_url ON reports (scope, url, id_sort, id);
+  CREATE INDEX reports_by_result ON reports (scope, result, id_sort, id);
+  CREATE INDEX reports_by_project ON reports (scope, project, id_sort, id);
+  -- Substring search: a trigram index finds the candidate rows of a 3+ character search
+  -- without scanning the scope (shorter searches scan; they match most rows anyway).
+  CREATE VIRTUAL TABLE reports_url_trigrams USING fts5 (
+    url_lower, content = '', contentless_delete = 1, tokenize = 'trigram'
+  );
+  CREATE TRIGGER reports_trigrams_insert AFTER INSERT ON reports BEGIN
+    INSERT INTO reports_url_trigrams (rowid, url_lower) VALUES (new.rowid, new.url_lower);
+  END;
+  CREATE TRIGGER reports_trigrams_delete AFTER DELETE ON reports BEGIN
+    DELETE FROM reports_url_trigrams WHERE rowid = old.rowid;
+  END;
+  CREATE TRIGGER reports_trigrams_update AFTER UPDATE OF url_lower ON reports
+  WHEN old.url_lower IS NOT new.url_lower BEGIN
+    DELETE FROM reports_url_trigrams WHERE rowid = old.rowid;
+    INSERT INTO reports_url_trigrams (rowid, url_lower) VALUES (new.rowid, new.url_lower);
+  END;
+
+  -- Row counts per (scope, project, result), kept by triggers, so the total of an unsearched
+  -- list is a lookup in a few dozen rows instead of a count over 100,000 index entries.
+  CREATE TABLE report_counts (
+    scope   TEXT NOT NULL,
+    project TEXT NOT NULL,
+    result  TEXT NOT NULL,
+    n       INTEGER NOT NULL,
+    PRIMARY KEY (scope, project, result)
+  );
+  CREATE TRIGGER reports_counted_insert AFTER INSERT ON reports BEGIN
+    INSERT INTO report_counts (scope, project, result, n)
+    VALUES (new.scope, coalesce(new.project, ''), coalesce(new.result, ''), 1)
+    ON CONFLICT (scope, project, result) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER reports_counted_delete AFTER DELETE ON reports BEGIN
+    UPDATE report_counts SET n = n - 1
+    WHERE scope = old.scope AND project = coalesce(old.project, '') AND result = coalesce(old.result, '');
+  END;
+  CREATE TRIGGER reports_counted_update AFTER UPDATE OF project, result ON reports
+  WHEN old.project IS NOT new.project OR old.result IS NOT new.result BEGIN
+    UPDATE report_counts SET n = n - 1
+    WHERE scope = old.scope AND project = coalesce(old.project, '') AND result = coalesce(old.result, '');
+    INSERT INTO report_counts (scope, project, result, n)
+    VALUES (new.scope, coalesce(new.project, ''), coalesce(new.result, ''), 1)
+    ON CONFLICT (scope, project, result) DO UPDATE SET n = n + 1;
+  END;
+
+  -- Fixed planner statistics (the shape of a large cache: many rows per scope, few per
+  -- project, a third per result), so plans do not depend on when ANALYZE last ran.
+  ANALYZE sqlite_schema;
+  DELETE FROM sqlite_stat1 WHERE tbl = 'reports';
+  INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+    ('reports', 'sqlite_autoindex_reports_1', '100000 50000 1'),
+    ('reports', 'reports_by_id', '100000 50000 1 1'),
+    ('reports', 'reports_by_generated_at', '100000 50000 2 1 1'),
+    ('reports', 'reports_by_url', '100000 50000 2 1 1'),
+    ('reports', 'reports_by_result', '100000 50000 30000 1 1'),
+    ('reports', 'reports_by_project', '100000 50000 100 1 1');
+  ANALYZE sqlite_schema;
+
+  CREATE TABLE accounts (
+    scope      TEXT PRIMARY KEY,
+    record     TEXT NOT NULL,
+    fetched_at TEXT NOT NULL
+  );
+
+  CREATE TABLE meta (
+    scope TEXT NOT NULL,
+    key   TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (scope, key)
+  );
+  `,
+];
+
+const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
+  id: ['id_sort', 'id'],
+  generated_at: ['generated_at', 'id_sort', 'id'],
+  url: ['url', 'id_sort', 'id'],
+  result: ['result', 'id_sort', 'id'],
+};
+
+const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+interface ReportRow {
+  id: string;
+  record: string;
+  fetched_at: string;
+}
+
+export class ReportCache {
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private constructor(file: string, db: Database.Database) {
+    this.file = file;
+    this.db = db;
+  }
+
+  /**
+   * Opens (or creates) the cache file and brings its schema up to date. A file that is not a
+   * database, or is damaged beyond use, is kept aside as `<file>.corrupt-<time>` and a fresh
+   * cache is started: the cache only holds copies of the service's data.
+   */
+  static open(file: string, options: { logger?: Logger } = {}): ReportCache {
+    const logger = (options.logger ?? silentLogger).child('cache');
+    mkdirSync(dirname(file), { recursive: true });
+    try {
+      return new ReportCache(file, openDatabase(file));
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !CORRUPT_CODES.has(code)) throw error;
+      const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
+      logger.warn('The cache file is damaged; keeping it aside and starting a new one.', { aside, code });
+      renameSync(file, aside);
+      for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
+      return new ReportCache(file, openDatabase(file));
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Runs `fn` in one transaction (nested calls become savepoints). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  // ---- Reports --------------------------------------------------------------------------
+
+  /**
+   * Upserts reports in one transaction. `syncId` marks them as seen by that full sync;
+   * without it they count as seen by the scope's unfinished sync, if any (they exist on the
+   * service, so a sync in progress must not prune them).
+   */
+  putReports(scope: string, reports: Report[], fetchedAt: string, syncId?: string): void {
+    const upsert = this.statement(`
+      INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at,
+                           fetched_at, last_seen_sync, record)
+      VALUES (@scope, @id, @idSort, @url, @urlLower, @result, @project, @generatedAt,
+              @fetchedAt, @seen, @record)
+      ON CONFLICT (scope, id) DO UPDATE SET
+        id_sort = excluded.id_sort, url = excluded.url, url_lower = excluded.url_lower,
+        result = excluded.result, project = excluded.project, generated_at = excluded.generated_at,
+        fetched_at = excluded.fetched_at, record = excluded.record,
+        last_seen_sync = coalesce(excluded.last_seen_sync, reports.last_seen_sync)`);
+    this.transaction(() => {
+      const seen = syncId ?? this.getMeta(scope, SYNC_ID_META);
+      for (const report of reports) {
+        const record = stripSecrets(report);
+        const id = String(record.id);
+        const url = typeof record.url === 'string' ? record.url : '';
+        upsert.run({
+          scope,
+          id,
+          idSort: idSortKey(id),
+          url,
+          urlLower: url.toLowerCase(),
+          result: textOrNull(record.result),
+          project: projectOf(record.project),
+          generatedAt: textOrNull(record.generated_at),
+          fetchedAt,
+          seen,
+          record: JSON.stringify({ ...record, id }),
+        });
+      }
+    });
+  }
+
+  putReport(scope: string, report: Report, fetchedAt: string): void {
+    this.putReports(scope, [report], fetchedAt);
+  }
+
+  getReport(scope: string, id: string): CachedReport | null {
+    const row = this.statement('SELECT id, record, fetched_at FROM reports WHERE scope = ? AND id = ?').get(
+      scope,
+      id,
+    ) as ReportRow | undefined;
+    return row ? { report: parseRecord(row), fetchedAt: row.fetched_at } : null;
+  }
+
+  removeReport(scope: string, id: string): void {
+    this.statement('DELETE FROM reports WHERE scope = ? AND id = ?').run(scope, id);
+  }
+
+  /** Deletes the scope's reports not marked as seen by `syncId`; answers how many. */
+  pruneUnseen(scope: string, syncId: string): number {
+    return this.statement('DELETE FROM reports WHERE scope = ? AND last_seen_sync IS NOT ?').run(
+      scope,
+      syncId,
+    ).changes;
+  }
+
+  /** One page of the list, with the service's semantics (see report-service-api.md §4.1). */
+  query(scope: string, q: NormalizedListQuery): CacheQueryResult {
+    const where = ['scope = @scope'];
+    const params: Record<string, unknown> = { scope };
+    if (q.project !== '') {
+      where.push('project = @project');
+      params.project = q.project;
+    }
+    if (q.result !== null) {
+      where.push('result = @result');
+      params.result = q.result;
+    }
+    if (q.search !== '') {
+      const search = q.search.toLowerCase();
+      if ([...search].length >= 3) {
+        where.push(
+          'rowid IN (SELECT rowid FROM reports_url_trigrams WHERE reports_url_trigrams MATCH @phrase)',
+        );
+        params.phrase = `"${search.replace(/"/g, '""')}"`;
+      }
+      // instr() matches the text literally, so % and _ in a search are plain characters.
+      where.push('instr(url_lower, @search) > 0');
+      params.search = search;
+    }
+    const whereSql = where.join(' AND ');
+    const direction = q.sort === 'asc' ? 'ASC' : 'DESC';
+    const orderSql = ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
+
+    const total = this.count(whereSql, params, q);
+    // Order and skip on the narrow columns first; read the JSON records of this page only.
+    const rows = this.statement(
+      `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
+         SELECT rowid FROM reports WHERE ${whereSql} ORDER BY ${orderSql} LIMIT @limit OFFSET @offset
+       ) ORDER BY ${orderSql}`,
+    ).all({ ...params, limit: q.per_page, offset: (q.page - 1) * q.per_page }) as ReportRow[];
+
+    let oldest: string | null = null;
+    for (const row of rows) if (oldest === null || row.fetched_at < oldest) oldest = row.fetched_at;
+    return {
+      page: {
+        reports: rows.map(parseRecord),
+        page: q.page,
+        perPage: q.per_page,
+        total,
+        lastPage: Math.max(1, Math.ceil(total / q.per_page)),
+      },
+      fetchedAt: oldest,
+    };
+  }
+
+  private count(whereSql: string, params: Record<string, unknown>, q: NormalizedListQuery): number {
+    if (q.search !== '') {
+      return (
+        this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as { n: number }
+      ).n;
+    }
+    // Without a search the trigger-kept counts answer exactly: the filters are its columns.
+    return (
+      this.statement(`SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE ${whereSql}`).get(params) as {
+        n: number;
+      }
+    ).n;
+  }
+
+  /** Distinct non-empty project names of the scope, sorted. */
+  projects(scope: string, limit = 500): string[] {
+    const rows = this.statement(
+      `SELECT project FROM report_counts WHERE scope = ? AND project != ''
+       GROUP BY project HAVING sum(n) > 0 ORDER BY project LIMIT ?`,
+    ).all(scope, limit) as { project: string }[];
+    return rows.map((row) => row.project);
+  }
+
+  // ---- Account --------------------------------------------------------------------------
+
+  putAccount(scope: string, account: Account, fetchedAt: string): void {
+    this.statement(
+      `INSERT INTO accounts (scope, record, fetched_at) VALUES (?, ?, ?)
+       ON CONFLICT (scope) DO UPDATE SET record = excluded.record, fetched_at = excluded.fetched_at`,
+    ).run(scope, JSON.stringify(stripSecrets(account)), fetchedAt);
+  }
+
+  getAccount(scope: string): { account: Account; fetchedAt: string } | null {
+    const row = this.statement('SELECT record, fetched_at FROM accounts WHERE scope = ?').get(scope) as
+      { record: string; fetched_at: string } | undefined;
+    return row ? { account: JSON.parse(row.record) as Account, fetchedAt: row.fetched_at } : null;
+  }
+
+  // ---- Scope, meta, housekeeping --------------------------------------------------------
+
+  clearScope(scope: string): void {
+    this.transaction(() => {
+      for (const table of ['reports', 'report_counts', 'accounts', 'meta']) {
+        this.statement(`DELETE FROM ${table} WHERE scope = ?`).run(scope);
+      }
+    });
+  }
+
+  clearAll(): void {
+    this.transaction(() => {
+      for (const table of ['reports', 'report_counts', 'accounts', 'meta'])
+        this.statement(`DELETE FROM ${table}`).run();
+      // Rows deleted above took their trigrams along; this also drops any left by a failed write.
+      this.statement('DELETE FROM reports_url_trigrams').run();
+    });
+  }
+
+  status(scope: string): CacheStatusInfo {
+    const { n } = this.statement('SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE scope = ?').get(
+      scope,
+    ) as {
+      n: number;
+    };
+    const pageCount = this.db.pragma('page_count', { simple: true }) as number;
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+    return {
+      reportCount: n,
+      sizeBytes: pageCount * pageSize,
+      lastFullSyncAt: this.getMeta(scope, LAST_FULL_SYNC_META),
+    };
+  }
+
+  getMeta(scope: string, key: string): string | null {
+    const row = this.statement('SELECT value FROM meta WHERE scope = ? AND key = ?').get(scope, key) as
+      { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  setMeta(scope: string, key: string, value: string | null): void {
+    if (value === null) {
+      this.statement('DELETE FROM meta WHERE scope = ? AND key = ?').run(scope, key);
+    } else {
+      this.statement(
+        'INSERT INTO meta (scope, key, value) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value',
+      ).run(scope, key, value);
+    }
+  }
+
+  /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line. */
+  integrityCheck(): string {
+    const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((row) => row.integrity_check).join('\n');
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function openDatabase(file: string): Database.Database {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    // WAL + NORMAL: a killed process never leaves a damaged file; only a power cut may lose
+    // the last commits, which the next sync fetches again.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, file);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function migrate(db: Database.Database, file: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new AppFailure(
+      appError(
+        'internal',
+        `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
+      ),
+    );
+  }
+  for (let next = version; next < MIGRATIONS.length; next++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[next]);
+      db.pragma(`user_version = ${next + 1}`);
+    })();
+  }
+}
+
+function parseRecord(row: ReportRow): Report {
+  const report = JSON.parse(row.record) as Report;
+  report.id = row.id;
+  return report;
+}

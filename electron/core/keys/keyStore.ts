@@ -1,0 +1,110 @@
+/**
+ * Where API keys are kept: the OS keychain through keytar (macOS Keychain, Windows Credential
+ * Manager, the Secret Service on Linux), or memory. Keys never go to a file or a log.
+ */
+import { AppFailure, appError } from '../../../shared/errors';
+import { registerSecret, silentLogger, type Logger } from '../log';
+
+export interface KeyStore {
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  delete(account: string): Promise<boolean>;
+}
+
+export interface KeytarLike {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+/** What to do when the keychain cannot be used, in the words of the user's platform. */
+export function keychainUnavailableMessage(platform: NodeJS.Platform): string {
+  const sessionOnly = 'Or keep the key for this session only: it is then forgotten when ReportDesk quits.';
+  switch (platform) {
+    case 'darwin':
+      return `The macOS keychain could not be used to store the API key. Unlock your login keychain (in Keychain Access) and try again. ${sessionOnly}`;
+    case 'win32':
+      return `Windows Credential Manager could not be used to store the API key. Check that you are signed in to a normal Windows account and that the Credential Manager service is running, then try again. ${sessionOnly}`;
+    default:
+      return `The system keychain could not be used to store the API key. Install and unlock a Secret Service such as GNOME Keyring or KWallet (with libsecret), then try again. ${sessionOnly}`;
+  }
+}
+
+async function loadKeytarModule(): Promise<KeytarLike> {
+  // keytar is CommonJS: its functions sit on the default export.
+  const loaded = (await import('keytar')) as unknown as { default?: KeytarLike } & KeytarLike;
+  return loaded.default ?? loaded;
+}
+
+export class KeytarKeyStore implements KeyStore {
+  private readonly service: string;
+  private readonly loadKeytar: () => Promise<KeytarLike>;
+  private readonly platform: NodeJS.Platform;
+  private readonly logger: Logger;
+  private keytar: Promise<KeytarLike> | null = null;
+
+  constructor(
+    options: {
+      service?: string;
+      loadKeytar?: () => Promise<KeytarLike>;
+      platform?: NodeJS.Platform;
+      logger?: Logger;
+    } = {},
+  ) {
+    this.service = options.service ?? 'ReportDesk';
+    this.loadKeytar = options.loadKeytar ?? loadKeytarModule;
+    this.platform = options.platform ?? process.platform;
+    this.logger = (options.logger ?? silentLogger).child('keychain');
+  }
+
+  async get(account: string): Promise<string | null> {
+    const secret = await this.call('read', (keytar) => keytar.getPassword(this.service, account));
+    registerSecret(secret);
+    return secret;
+  }
+
+  async set(account: string, secret: string): Promise<void> {
+    registerSecret(secret);
+    await this.call('write', (keytar) => keytar.setPassword(this.service, account, secret));
+  }
+
+  async delete(account: string): Promise<boolean> {
+    return this.call('delete', (keytar) => keytar.deletePassword(this.service, account));
+  }
+
+  /** Runs one keytar call; any failure becomes `keychain_unavailable` with what to do. */
+  private async call<T>(action: string, run: (keytar: KeytarLike) => Promise<T>): Promise<T> {
+    try {
+      // A failed load is retried next time: the user may have unlocked or installed the keychain.
+      this.keytar ??= this.loadKeytar().catch((error: unknown) => {
+        this.keytar = null;
+        throw error;
+      });
+      return await run(await this.keytar);
+    } catch (error) {
+      // keytar's own text (e.g. "Could not connect") has no secret in it; it helps support.
+      this.logger.warn(`Keychain ${action} failed.`, {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      throw new AppFailure(appError('keychain_unavailable', keychainUnavailableMessage(this.platform)));
+    }
+  }
+}
+
+/** Keys in memory: for tests, and behind KeyVault's session-only keys. */
+export class MemoryKeyStore implements KeyStore {
+  private readonly secrets = new Map<string, string>();
+
+  async get(account: string): Promise<string | null> {
+    return this.secrets.get(account) ?? null;
+  }
+
+  async set(account: string, secret: string): Promise<void> {
+    registerSecret(secret);
+    this.secrets.set(account, secret);
+  }
+
+  async delete(account: string): Promise<boolean> {
+    return this.secrets.delete(account);
+  }
+}

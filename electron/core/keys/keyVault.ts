@@ -1,0 +1,71 @@
+/**
+ * A profile's API key: in the OS keychain, or — when the user chose so, typically because the
+ * keychain is unavailable — in this process's memory for this session only.
+ */
+import { AppFailure, appError } from '../../../shared/errors';
+import { registerSecret } from '../log';
+import type { KeyStore } from './keyStore';
+
+export type KeyStorage = 'keychain' | 'session';
+
+export class KeyVault {
+  private readonly keychain: KeyStore;
+  private readonly sessionKeys = new Map<string, string>();
+
+  constructor(keychain: KeyStore) {
+    this.keychain = keychain;
+  }
+
+  /** The session key wins; an unavailable keychain counts as holding no key. */
+  async get(profileId: string): Promise<{ key: string; storage: KeyStorage } | null> {
+    const sessionKey = this.sessionKeys.get(profileId);
+    if (sessionKey !== undefined) return { key: sessionKey, storage: 'session' };
+    let stored: string | null;
+    try {
+      stored = await this.keychain.get(profileId);
+    } catch (error) {
+      if (isKeychainUnavailable(error)) return null;
+      throw error;
+    }
+    if (stored === null || stored === '') return null;
+    registerSecret(stored);
+    return { key: stored, storage: 'keychain' };
+  }
+
+  async set(profileId: string, key: string, options: { sessionOnly: boolean }): Promise<KeyStorage> {
+    if (key === '')
+      throw new AppFailure(
+        appError('invalid_input', 'Enter the API key.', { fieldErrors: { apiKey: ['Enter the API key.'] } }),
+      );
+    registerSecret(key);
+    if (options.sessionOnly) {
+      this.sessionKeys.set(profileId, key);
+      // An older key left in the keychain would come back at the next start; drop it if we can.
+      await this.keychain.delete(profileId).catch(() => false);
+      return 'session';
+    }
+    await this.keychain.set(profileId, key);
+    this.sessionKeys.delete(profileId);
+    return 'keychain';
+  }
+
+  /** Forgets the key everywhere. The session copy goes even when the keychain fails. */
+  async delete(profileId: string): Promise<void> {
+    this.sessionKeys.delete(profileId);
+    await this.keychain.delete(profileId);
+  }
+
+  async describe(
+    profileId: string,
+  ): Promise<{ hasKey: boolean; keyHint: string | null; keyStorage: KeyStorage | 'none' }> {
+    const found = await this.get(profileId);
+    if (!found) return { hasKey: false, keyHint: null, keyStorage: 'none' };
+    // A hint of a very short key would be most of the key: such keys get none.
+    const keyHint = found.key.length >= 8 ? found.key.slice(-4) : null;
+    return { hasKey: true, keyHint, keyStorage: found.storage };
+  }
+}
+
+function isKeychainUnavailable(error: unknown): boolean {
+  return error instanceof AppFailure && error.error.kind === 'keychain_unavailable';
+}

@@ -1,0 +1,153 @@
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger, memorySink } from '../../electron/core/log';
+import { ProfileStore } from '../../electron/core/profiles/profileStore';
+import { AppFailure, type AppError } from '../../shared/errors';
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'report-desk-profiles-'));
+  file = join(dir, 'data', 'profiles.json');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const input = (name: string) => ({
+  name,
+  baseUrl: 'https://reports.example.com',
+  allowInsecureHttp: false,
+  demo: false,
+});
+
+function failureOf(run: () => unknown): AppError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppFailure);
+    return (error as AppFailure).error;
+  }
+  throw new Error('expected an AppFailure');
+}
+
+describe('ProfileStore', () => {
+  it('persists profiles in creation order across instances, in the documented format', () => {
+    const store = new ProfileStore(file);
+    const work = store.add(input('Work'));
+    const home = store.add({ ...input('  Home '), allowInsecureHttp: true });
+    expect(work.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(home.name).toBe('Home');
+
+    const reopened = new ProfileStore(file);
+    expect(reopened.list().map((p) => p.name)).toEqual(['Work', 'Home']);
+    expect(reopened.get(home.id)).toEqual(home);
+    expect(reopened.findByName('hOmE')?.id).toBe(home.id);
+    expect(reopened.activeId()).toBe(work.id);
+
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved).toEqual({ version: 1, activeId: work.id, profiles: [work, home] });
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes atomically: no temporary file is left behind', () => {
+    const store = new ProfileStore(file);
+    const a = store.add(input('A'));
+    store.update(a.id, { baseUrl: 'https://other.example.com' });
+    store.add(input('B'));
+    expect(readdirSync(join(dir, 'data'))).toEqual(['profiles.json']);
+  });
+
+  it('refuses a duplicate name, whatever its case, on add and on rename', () => {
+    const store = new ProfileStore(file);
+    const work = store.add(input('Work'));
+    const other = store.add(input('Other'));
+    const onAdd = failureOf(() => store.add(input(' WORK ')));
+    expect(onAdd.kind).toBe('invalid_input');
+    expect(onAdd.fieldErrors?.name?.[0]).toMatch(/already exists/);
+    expect(failureOf(() => store.update(other.id, { name: 'work' })).fieldErrors?.name).toBeDefined();
+    // Renaming a profile to its own name in another case is fine.
+    expect(store.update(work.id, { name: 'WORK' }).name).toBe('WORK');
+    expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['WORK', 'Other']);
+  });
+
+  it('follows the active-profile rules', () => {
+    const store = new ProfileStore(file);
+    expect(store.activeId()).toBeNull();
+    const a = store.add(input('A'));
+    const b = store.add(input('B'));
+    const c = store.add(input('C'));
+    expect(store.activeId()).toBe(a.id);
+    store.setActive(c.id);
+    expect(new ProfileStore(file).activeId()).toBe(c.id);
+    store.remove(b.id);
+    expect(store.activeId()).toBe(c.id);
+    store.remove(c.id);
+    expect(store.activeId()).toBe(a.id);
+    store.remove(a.id);
+    expect(store.activeId()).toBeNull();
+    expect(new ProfileStore(file).list()).toEqual([]);
+  });
+
+  it('answers not_found for an unknown profile', () => {
+    const store = new ProfileStore(file);
+    for (const run of [
+      () => store.update('nope', { name: 'x' }),
+      () => store.remove('nope'),
+      () => store.setActive('nope'),
+    ]) {
+      expect(failureOf(run)).toEqual({ kind: 'not_found', message: 'That profile no longer exists.' });
+    }
+  });
+
+  it('keeps a corrupt file aside, starts empty, logs a warning, and never crashes', () => {
+    const sink = memorySink();
+    new ProfileStore(file).add(input('Old'));
+    writeFileSync(file, '{"version": 1, "profiles": [trunc');
+    const store = new ProfileStore(file, { logger: createLogger('test', sink) });
+    expect(store.list()).toEqual([]);
+    const aside = readdirSync(join(dir, 'data')).filter((name) => name.startsWith('profiles.json.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, 'data', aside[0]), 'utf8')).toBe('{"version": 1, "profiles": [trunc');
+    expect(sink.lines.join('\n')).toMatch(/WARN .*not valid JSON/);
+    store.add(input('New'));
+    expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['New']);
+  });
+
+  it('keeps aside a file of the wrong shape too', () => {
+    new ProfileStore(file).add(input('Old'));
+    writeFileSync(file, JSON.stringify({ version: 1, activeId: null, profiles: [{ id: 'x' }] }));
+    expect(new ProfileStore(file).list()).toEqual([]);
+    expect(readdirSync(join(dir, 'data')).some((name) => name.startsWith('profiles.json.corrupt-'))).toBe(
+      true,
+    );
+  });
+
+  it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)(
+    'refuses to overwrite a file it could neither read nor move aside',
+    () => {
+      new ProfileStore(file).add(input('Kept'));
+      chmodSync(file, 0o000);
+      chmodSync(join(dir, 'data'), 0o500);
+      try {
+        const store = new ProfileStore(file);
+        expect(failureOf(() => store.add(input('New'))).message).toMatch(/could not be moved aside/);
+      } finally {
+        chmodSync(join(dir, 'data'), 0o700);
+        chmodSync(file, 0o600);
+      }
+      expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['Kept']);
+    },
+  );
+
+  it('reports a save failure as a sentence and keeps the previous state', () => {
+    const store = new ProfileStore(file);
+    store.add(input('A'));
+    rmSync(join(dir, 'data'), { recursive: true });
+    writeFileSync(join(dir, 'data'), 'a file where the folder was');
+    const error = failureOf(() => store.add(input('B')));
+    expect(error.kind).toBe('internal');
+    expect(error.message).toMatch(/could not be saved/);
+    expect(store.list().map((p) => p.name)).toEqual(['A']);
+  });
+});
