@@ -1,0 +1,123 @@
+/**
+ * Builds the core from its parts for one data dir: profiles (JSON), keys (OS keychain via
+ * keytar, or what the caller injects), the SQLite cache, the event hub and the gateway.
+ * Used by the Electron main process, the browser preview and the tests; the CLI builds the
+ * same parts with its own options.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ContractHandlers } from '../../shared/contract';
+import { startDemoService, type DemoService } from '../demo-service/server';
+import { ReportCache } from './cache/reportCache';
+import { EventHub } from './events';
+import { Gateway, type DemoLauncher, type GatewayOptions } from './gateway/gateway';
+import { KeytarKeyStore, type KeyStore } from './keys/keyStore';
+import { KeyVault } from './keys/keyVault';
+import { silentLogger, type Logger } from './log';
+import { ProfileStore } from './profiles/profileStore';
+
+export interface CoreServicesOptions {
+  dataDir: string;
+  /** Electron's net.fetch in the app (system proxy, OS certificates); Node's fetch elsewhere. */
+  fetch?: typeof globalThis.fetch;
+  keyStore?: KeyStore;
+  logger?: Logger;
+  openExternal?: (url: string) => Promise<void>;
+  now?: () => Date;
+  client?: GatewayOptions['client'];
+  probeIntervalMs?: number;
+  fixedConnection?: GatewayOptions['fixedConnection'];
+  offlineFallback?: boolean;
+  /** Set false where no demo service may be started (the CLI). */
+  demo?: boolean;
+}
+
+export interface CoreServices {
+  handlers: ContractHandlers;
+  events: EventHub;
+  logger: Logger;
+  gateway: Gateway;
+  cache: ReportCache;
+  profiles: ProfileStore;
+  close(): Promise<void>;
+}
+
+/** The data dir's layout, in one place. */
+export function dataPaths(dataDir: string) {
+  return {
+    profiles: join(dataDir, 'profiles.json'),
+    cache: join(dataDir, 'cache.sqlite'),
+    demoData: join(dataDir, 'demo-service.json'),
+    logs: join(dataDir, 'logs'),
+  };
+}
+
+/** Runs the reference service in-process on 127.0.0.1, its data kept in the data dir. */
+export function demoLauncher(dataFile: string, logger: Logger): DemoLauncher {
+  let running: Promise<DemoService> | null = null;
+  const start = async (preferredPort?: number): Promise<DemoService> => {
+    try {
+      return await startDemoService({ port: preferredPort ?? 0, dataFile });
+    } catch (thrown) {
+      if (!preferredPort) throw thrown;
+      // The old port is taken by something else: any free port will do.
+      return startDemoService({ port: 0, dataFile });
+    }
+  };
+  return {
+    async ensureRunning(preferredPort) {
+      running ??= start(preferredPort).catch((thrown) => {
+        running = null;
+        throw thrown;
+      });
+      const service = await running;
+      logger.info('demo service running', { baseUrl: service.baseUrl });
+      return { baseUrl: service.baseUrl, apiKey: service.apiKey };
+    },
+    async stop() {
+      const service = await running?.catch(() => null);
+      running = null;
+      await service?.stop();
+    },
+  };
+}
+
+export async function createCoreServices(options: CoreServicesOptions): Promise<CoreServices> {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const paths = dataPaths(options.dataDir);
+  const logger = options.logger ?? silentLogger;
+  const events = new EventHub();
+  const cache = ReportCache.open(paths.cache, { logger: logger.child('cache') });
+  const profiles = new ProfileStore(paths.profiles);
+  const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore());
+  const gateway = new Gateway({
+    profiles,
+    keys,
+    cache,
+    events,
+    fetch: options.fetch ?? globalThis.fetch,
+    logger,
+    now: options.now,
+    openExternal: options.openExternal,
+    demo: options.demo === false ? undefined : demoLauncher(paths.demoData, logger.child('demo')),
+    client: options.client,
+    probeIntervalMs: options.probeIntervalMs,
+    fixedConnection: options.fixedConnection,
+    offlineFallback: options.offlineFallback,
+  });
+  let closed = false;
+  return {
+    handlers: gateway.handlers,
+    events,
+    logger,
+    gateway,
+    cache,
+    profiles,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await gateway.close();
+      cache.close();
+    },
+  };
+}
