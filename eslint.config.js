@@ -10,8 +10,14 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'];
-const noNode = nodeBuiltins.map((name) => ({ group: [name], message: 'Node built-ins are not allowed here.' }));
-const noElectron = { group: ['electron'], message: 'Only electron/main and electron/preload import electron.' };
+const noNode = nodeBuiltins.map((name) => ({
+  group: [name],
+  message: 'Node built-ins are not allowed here.',
+}));
+const noElectron = {
+  group: ['electron'],
+  message: 'Only electron/main and electron/preload import electron.',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
@@ -59,7 +65,10 @@ export default tseslint.config(
           patterns: [
             ...noNode,
             noElectron,
-            { group: ['**/electron/**'], message: 'The renderer talks to the core only through window.reportDesk.' },
+            {
+              group: ['**/electron/**'],
+              message: 'The renderer talks to the core only through window.reportDesk.',
+            },
           ],
         },
       ],

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const bundled = fileURLToPath(new URL('../dist/cli/report-desk.mjs', import.meta.url));
 if (!existsSync(bundled)) {
-  console.error('report-desk: the CLI is not built yet. Run `npm run build:node`, or use `npm run -s cli -- <args>`.');
+  console.error(
+    'report-desk: the CLI is not built yet. Run `npm run build:node`, or use `npm run -s cli -- <args>`.',
+  );
   process.exit(2);
 }
 await import(bundled);

@@ -5,7 +5,14 @@ import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
 const external = ['electron', 'keytar', 'better-sqlite3'];
-const common = { bundle: true, platform: 'node', target: 'node20', external, logLevel: 'warning', sourcemap: false };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  external,
+  logLevel: 'warning',
+  sourcemap: false,
+};
 
 const entries = [
   // Electron's main process and the sandboxed preload (a sandboxed preload must be one CommonJS file).
