@@ -1,0 +1,117 @@
+/**
+ * The app:// protocol that serves the built renderer (dist/renderer) in Electron. A custom
+ * privileged scheme gives the page a real origin (unlike file://), so the CSP's 'self', IPC
+ * sender checks and navigation rules can name it. Written against the standard Request and
+ * Response classes, so main passes it straight to protocol.handle and tests call it in Node.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { CONTENT_SECURITY_POLICY } from './csp';
+
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'reportdesk';
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
+
+export type AppRequestResolution =
+  { kind: 'file'; filePath: string; contentType: string } | { kind: 'forbidden' };
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+};
+
+export function contentTypeFor(filePath: string): string {
+  return CONTENT_TYPES[extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * Maps a request URL to a file under rootDir, or refuses it. Pure (no file system access):
+ * another host, an undecodable path, a NUL byte, a backslash, a ".." segment (plain or
+ * percent-encoded) or a path that would land outside rootDir is forbidden. "/" is index.html;
+ * the renderer uses a hash router, so there is no SPA fallback: anything else missing is a 404.
+ */
+export function resolveAppRequest(requestUrl: string, rootDir: string): AppRequestResolution {
+  let url: URL;
+  try {
+    url = new URL(requestUrl);
+  } catch {
+    return { kind: 'forbidden' };
+  }
+  if (url.protocol !== `${APP_SCHEME}:` || url.host.toLowerCase() !== APP_HOST) return { kind: 'forbidden' };
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return { kind: 'forbidden' };
+  }
+  if (path.includes('\0') || path.includes('\\')) return { kind: 'forbidden' };
+  const segments = path.split('/').filter((s) => s !== '');
+  if (segments.some((s) => s === '..' || s === '.')) return { kind: 'forbidden' };
+  if (segments.length === 0) segments.push('index.html');
+  const root = resolve(rootDir);
+  const filePath = resolve(root, ...segments);
+  if (!isInside(root, filePath)) return { kind: 'forbidden' };
+  return { kind: 'file', filePath, contentType: contentTypeFor(filePath) };
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+}
+
+/** Headers on every app:// response, errors included. */
+export function securityHeaders(): Record<string, string> {
+  return {
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-cache',
+  };
+}
+
+/** The handler main passes to protocol.handle(APP_SCHEME, …). */
+export function createAppProtocolHandler(rootDir: string): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return plain(405, 'Only GET and HEAD are served here.', { Allow: 'GET, HEAD' });
+    }
+    const resolution = resolveAppRequest(request.url, rootDir);
+    if (resolution.kind === 'forbidden') return plain(403, 'This address is outside ReportDesk.');
+    try {
+      // A symbolic link inside the folder must not lead out of it either.
+      const [realRoot, realFile] = await Promise.all([realpath(rootDir), realpath(resolution.filePath)]);
+      if (!isInside(realRoot, realFile) || !(await stat(realFile)).isFile()) return plain(404, 'Not found.');
+      const body = request.method === 'HEAD' ? null : await readFile(realFile);
+      return new Response(body, {
+        status: 200,
+        headers: { ...securityHeaders(), 'Content-Type': resolution.contentType },
+      });
+    } catch {
+      return plain(404, 'Not found.');
+    }
+  };
+}
+
+function plain(status: number, text: string, extra: Record<string, string> = {}): Response {
+  return new Response(text, {
+    status,
+    headers: { ...securityHeaders(), 'Content-Type': 'text/plain; charset=utf-8', ...extra },
+  });
+}

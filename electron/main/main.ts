@@ -1,0 +1,272 @@
+/**
+ * Electron's main process: app lifecycle, single instance, deep links, the app:// protocol,
+ * the window, the menu and the IPC binding to the core. Thin on purpose — every decision is a
+ * plain function under electron/core (tested without Electron); this file only connects them.
+ */
+import {
+  app,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  protocol,
+  session,
+  shell,
+  type BrowserWindow,
+} from 'electron';
+import { join, resolve } from 'node:path';
+import { toAppError } from '../../shared/errors';
+import { createLogger, rotatingFileSink } from '../core/log';
+import { createCoreServices, type CoreServices } from '../core/services';
+import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../core/desktop/appProtocol';
+import { DEEP_LINK_SCHEME, findDeepLinkInArgv, parseDeepLink } from '../core/desktop/deepLink';
+import { routeMenuCommand, type MenuCommandId } from '../core/desktop/menuTemplate';
+import { externalUrlToOpen } from '../core/desktop/navigation';
+import { notificationFor } from '../core/desktop/notifications';
+import { isPermissionGranted } from '../core/desktop/permissions';
+import { isTrustedInvokeEvent } from '../core/desktop/trust';
+import { WINDOW_STATE_FILE } from '../core/desktop/windowState';
+import { bindContract, type IpcInvokeEventLike } from '../core/ipc/bindContract';
+import { SUBSCRIPTION_IPC_CHANNEL } from '../core/ipc/channels';
+import { RendererEventRelay } from '../core/ipc/eventRelay';
+import { buildApplicationMenu } from './menu';
+import { createMainWindow } from './window';
+
+// REPORT_DESK_DATA_DIR moves every file the app writes (tests, portable use). It must be set
+// before anything reads userData — the single-instance lock lives there too.
+if (process.env.REPORT_DESK_DATA_DIR) app.setPath('userData', resolve(process.env.REPORT_DESK_DATA_DIR));
+/** End-to-end test run: no OS integration (protocol registration), links recorded, not opened. */
+const E2E = process.env.REPORT_DESK_E2E === '1';
+
+const userDataDir = app.getPath('userData');
+const logsDir = join(userDataDir, 'logs');
+const logger = createLogger('main', rotatingFileSink(join(logsDir, 'report-desk.log')));
+// dist/electron/main.cjs → dist/electron/preload.cjs and dist/renderer/.
+const preloadPath = join(__dirname, 'preload.cjs');
+const rendererDir = join(__dirname, '..', 'renderer');
+
+// Electron's default for an uncaught error is a dialog with a stack trace; log it instead.
+process.on('uncaughtException', (error) => {
+  logger.error('Uncaught exception', { error: `${error.name}: ${error.message}`, stack: error.stack });
+});
+process.on('unhandledRejection', (reason) => {
+  logger.error('Unhandled rejection', { error: reason instanceof Error ? reason.message : String(reason) });
+});
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+app.enableSandbox();
+
+/** Links the window asked to open, in E2E runs (read by tests through electronApp.evaluate). */
+const openedExternally: string[] = [];
+if (E2E) (globalThis as { __reportDeskE2E?: unknown }).__reportDeskE2E = { openedExternally };
+
+let services: CoreServices | null = null;
+let unbindContract: (() => void) | null = null;
+let mainWindow: BrowserWindow | null = null;
+const relay = new RendererEventRelay();
+
+if (!app.requestSingleInstanceLock()) {
+  // Another ReportDesk owns this data folder; it receives our argv (and deep link) and shows itself.
+  app.quit();
+} else {
+  app.on('second-instance', (_event, argv) => {
+    showMainWindow();
+    handleDeepLink(findDeepLinkInArgv(argv));
+  });
+  // macOS delivers deep links as open-url, possibly before the app is ready.
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    handleDeepLink(url);
+    if (app.isReady()) showMainWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (app.isReady() && services) showMainWindow();
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-attach-webview', (attachEvent) => attachEvent.preventDefault());
+  });
+  app.on('will-quit', onWillQuit);
+  app.whenReady().then(start, failToStart);
+}
+
+async function start(): Promise<void> {
+  if (!E2E) registerDeepLinkScheme();
+  if (process.platform === 'win32') app.setAppUserModelId('com.reportdesk.app');
+  app.setAboutPanelOptions({ applicationName: 'ReportDesk', applicationVersion: app.getVersion() });
+
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
+  // Nothing but clipboard writes from the app page (Copy URL): see core/desktop/permissions.ts.
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
+    callback(isPermissionGranted(permission, contents.getURL(), APP_ORIGIN)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    isPermissionGranted(permission, requestingOrigin, APP_ORIGIN),
+  );
+
+  services = await createCoreServices({
+    dataDir: userDataDir,
+    // Electron's net.fetch honours the system proxy and the OS certificate store.
+    fetch: (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
+    openExternal,
+    logger: logger.child('core'),
+  });
+  unbindContract = bindContract(ipcMain, services.handlers, {
+    isTrustedSender,
+    logger: logger.child('ipc'),
+  });
+  ipcMain.on(SUBSCRIPTION_IPC_CHANNEL, (event, eventName: unknown, listening: unknown) => {
+    if (isTrustedSender(event)) relay.setListening(eventName, listening);
+  });
+  services.events.subscribe((event, payload) => {
+    relay.deliver(event, payload);
+    const notification = notificationFor(event, payload, mainWindow?.isFocused() ?? false);
+    if (notification && Notification.isSupported()) {
+      const shown = new Notification(notification);
+      shown.on('click', showMainWindow);
+      shown.show();
+    }
+  });
+
+  Menu.setApplicationMenu(
+    buildApplicationMenu(
+      process.platform,
+      { packaged: app.isPackaged, appName: 'ReportDesk' },
+      runMenuCommand,
+    ),
+  );
+
+  showMainWindow();
+  handleDeepLink(findDeepLinkInArgv(process.argv));
+  logger.info('ReportDesk started', { version: app.getVersion(), packaged: app.isPackaged });
+}
+
+function failToStart(thrown: unknown): void {
+  const error = toAppError(thrown);
+  logger.error('ReportDesk could not start', {
+    error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown),
+    stack: thrown instanceof Error ? thrown.stack : undefined,
+  });
+  const message =
+    error.kind === 'internal'
+      ? `ReportDesk could not open its data in ${userDataDir}. Check that the folder exists and is writable, then start ReportDesk again. Details are in ${logsDir}.`
+      : error.message;
+  dialog.showErrorBox('ReportDesk could not start', message);
+  app.exit(1);
+}
+
+function isTrustedSender(event: IpcInvokeEventLike): boolean {
+  const windowContentsId = mainWindow && !mainWindow.isDestroyed() ? mainWindow.webContents.id : null;
+  return isTrustedInvokeEvent(event, { appOrigin: APP_ORIGIN, windowContentsId });
+}
+
+function showMainWindow(): void {
+  if (!app.isReady() || !services) return;
+  if (!mainWindow || mainWindow.isDestroyed()) {
+    const window = createMainWindow({
+      preloadPath,
+      windowStateFile: join(userDataDir, WINDOW_STATE_FILE),
+      logger: logger.child('window'),
+      openExternal: (url) => void openExternal(url).catch(() => undefined),
+      onPageChanged: () => relay.pageChanged(),
+    });
+    window.on('closed', () => {
+      if (mainWindow === window) {
+        mainWindow = null;
+        relay.attach(null);
+      }
+    });
+    mainWindow = window;
+    relay.attach(window.webContents);
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+function handleDeepLink(url: string | null): void {
+  if (url === null) return;
+  const target = parseDeepLink(url);
+  if (!target) {
+    logger.warn('Ignored a link ReportDesk does not understand', { url: url.slice(0, 200) });
+    return;
+  }
+  // Held by the relay until the page listens, so a link that started the app is not lost.
+  relay.deliver('app:navigate', target);
+}
+
+function runMenuCommand(command: MenuCommandId): void {
+  const route = routeMenuCommand(command);
+  if (route.target === 'renderer') {
+    showMainWindow();
+    relay.deliver('app:command', { command: route.command });
+    return;
+  }
+  switch (route.command) {
+    case 'open-data-folder':
+      void openFolder(userDataDir);
+      break;
+    case 'open-logs-folder':
+      void openFolder(logsDir);
+      break;
+    case 'about':
+      app.showAboutPanel();
+      break;
+  }
+}
+
+async function openFolder(folder: string): Promise<void> {
+  const problem = await shell.openPath(folder);
+  if (problem) {
+    logger.warn('Could not open a folder', { folder, problem });
+    dialog.showErrorBox('The folder could not be opened', `ReportDesk could not open ${folder}: ${problem}`);
+  }
+}
+
+async function openExternal(url: string): Promise<void> {
+  const safe = externalUrlToOpen(url);
+  if (!safe) throw new Error('Only http(s) addresses are opened in the browser.');
+  if (E2E) {
+    openedExternally.push(safe);
+    return;
+  }
+  await shell.openExternal(safe);
+}
+
+function registerDeepLinkScheme(): void {
+  // From a development checkout the OS must start Electron with this script as the argument.
+  const registered =
+    process.defaultApp && process.argv.length >= 2
+      ? app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [resolve(process.argv[1])])
+      : app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+  if (!registered) logger.warn('Could not register the reportdesk:// link handler');
+}
+
+let shutDown = false;
+let shuttingDown = false;
+/** Closes the core (probes, demo service, SQLite) before the process ends. */
+function onWillQuit(event: Electron.Event): void {
+  if (shutDown) return;
+  event.preventDefault();
+  if (shuttingDown) return;
+  shuttingDown = true;
+  unbindContract?.();
+  // A core that cannot close must not keep the app alive forever.
+  const limit = new Promise<void>((done) => setTimeout(done, 5_000).unref());
+  void Promise.race([services?.close() ?? Promise.resolve(), limit])
+    .catch((error: unknown) => {
+      logger.error('Closing the core failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    })
+    .finally(() => {
+      shutDown = true;
+      app.exit(0);
+    });
+}

@@ -1,0 +1,5 @@
+import { SKIP_MESSAGE, electronExecutable } from './electronRuntime';
+
+export default function globalSetup(): void {
+  if (electronExecutable() === null) console.log(SKIP_MESSAGE);
+}

@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  APP_ENTRY_URL,
+  createAppProtocolHandler,
+  resolveAppRequest,
+} from '../../../electron/core/desktop/appProtocol';
+import { CONTENT_SECURITY_POLICY } from '../../../electron/core/desktop/csp';
+
+let base: string;
+let root: string;
+
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'reportdesk-approto-'));
+  root = join(base, 'renderer');
+  mkdirSync(join(root, 'assets'), { recursive: true });
+  writeFileSync(join(root, 'index.html'), '<!doctype html><title>ReportDesk</title>');
+  writeFileSync(join(root, 'assets', 'app-1234.js'), 'console.log("app")');
+  writeFileSync(join(root, 'assets', 'style.css'), 'body{}');
+  writeFileSync(join(root, 'assets', 'with space.svg'), '<svg/>');
+  writeFileSync(join(base, 'secret.txt'), 'outside the renderer folder');
+  symlinkSync(join(base, 'secret.txt'), join(root, 'assets', 'link.txt'));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('resolveAppRequest', () => {
+  it('serves index.html for the root and files under the folder', () => {
+    expect(resolveAppRequest('app://reportdesk/', root)).toMatchObject({
+      kind: 'file',
+      filePath: join(root, 'index.html'),
+      contentType: 'text/html; charset=utf-8',
+    });
+    expect(resolveAppRequest('app://reportdesk/assets/app-1234.js?v=1#x', root)).toMatchObject({
+      kind: 'file',
+      filePath: join(root, 'assets', 'app-1234.js'),
+      contentType: 'text/javascript; charset=utf-8',
+    });
+    expect(resolveAppRequest('app://reportdesk/assets/with%20space.svg', root)).toMatchObject({
+      filePath: join(root, 'assets', 'with space.svg'),
+      contentType: 'image/svg+xml',
+    });
+  });
+
+  it.each([
+    'app://reportdesk/assets/..%2F..%2Fsecret.txt',
+    'app://reportdesk/%2e%2e%2fsecret.txt',
+    'app://reportdesk/..%5csecret.txt',
+    'app://reportdesk/assets%2F..%2F..%2Fsecret.txt',
+    'app://reportdesk/index.html%00.js',
+    'app://reportdesk/%E0%A4%A',
+    'app://other-host/index.html',
+    'https://reportdesk/index.html',
+  ])('forbids %s', (url) => {
+    expect(resolveAppRequest(url, root)).toEqual({ kind: 'forbidden' });
+  });
+
+  it('keeps a plain ../ inside the folder (the URL parser resolves it before we see it)', () => {
+    const resolution = resolveAppRequest('app://reportdesk/../../secret.txt', root);
+    expect(resolution).toMatchObject({ kind: 'file', filePath: join(root, 'secret.txt') });
+  });
+});
+
+describe('createAppProtocolHandler', () => {
+  const handler = () => createAppProtocolHandler(root);
+
+  it('answers the entry page with the CSP and nosniff headers', async () => {
+    const response = await handler()(new Request(APP_ENTRY_URL));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>ReportDesk</title>');
+    expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('answers an unknown path with 404 — there is no SPA fallback — still with the CSP', async () => {
+    const response = await handler()(new Request('app://reportdesk/reports/12'));
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it('refuses traversal with 403 and does not leak the file', async () => {
+    const response = await handler()(new Request('app://reportdesk/assets/..%2F..%2Fsecret.txt'));
+    expect(response.status).toBe(403);
+    expect(await response.text()).not.toContain('outside the renderer folder');
+  });
+
+  it('does not follow a symbolic link out of the folder', async () => {
+    const response = await handler()(new Request('app://reportdesk/assets/link.txt'));
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('outside the renderer folder');
+  });
+
+  it('answers a directory with 404', async () => {
+    expect((await handler()(new Request('app://reportdesk/assets'))).status).toBe(404);
+  });
+
+  it('refuses methods other than GET and HEAD', async () => {
+    const response = await handler()(new Request(APP_ENTRY_URL, { method: 'POST', body: 'x' }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers HEAD without a body', async () => {
+    const response = await handler()(new Request('app://reportdesk/assets/style.css', { method: 'HEAD' }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(await response.text()).toBe('');
+  });
+});

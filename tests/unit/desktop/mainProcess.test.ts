@@ -1,0 +1,357 @@
+/**
+ * The main process's wiring (electron/main/*.ts) against a fake Electron module — the runtime
+ * binary is not installed here. The core behind it is real: createCoreServices on a temp data
+ * folder with a real SQLite file. What is checked is the glue: the userData override, privileged
+ * scheme, single-instance handling, IPC binding with sender checks, the window's hardening,
+ * deep links held until the page listens, menu commands, notifications and the quit sequence.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CHANNEL_NAMES } from '../../../shared/contract';
+
+type Listener = (...args: unknown[]) => unknown;
+
+const fake = vi.hoisted(() => {
+  const on = (map: Map<string, Listener[]>) => (name: string, listener: Listener) => {
+    map.set(name, [...(map.get(name) ?? []), listener]);
+  };
+  const emit = (map: Map<string, Listener[]>, name: string, ...args: unknown[]) =>
+    (map.get(name) ?? []).map((listener) => listener(...args));
+
+  const appEvents = new Map<string, Listener[]>();
+  const paths = new Map<string, string>();
+  let readyResolve: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (readyResolve = resolve));
+  let isReady = false;
+
+  class FakeWebContents {
+    static nextId = 1;
+    readonly id = FakeWebContents.nextId++;
+    readonly events = new Map<string, Listener[]>();
+    readonly sent: unknown[][] = [];
+    windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
+    on = on(this.events);
+    send(...args: unknown[]) {
+      this.sent.push(args);
+    }
+    setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+      this.windowOpenHandler = handler;
+    }
+  }
+
+  class FakeBrowserWindow {
+    static all: FakeBrowserWindow[] = [];
+    readonly events = new Map<string, Listener[]>();
+    readonly webContents = new FakeWebContents();
+    loadedUrl: string | null = null;
+    shown = false;
+    focused = false;
+    destroyed = false;
+    constructor(readonly options: Record<string, unknown>) {
+      FakeBrowserWindow.all.push(this);
+    }
+    on = on(this.events);
+    once = on(this.events);
+    loadURL(url: string) {
+      this.loadedUrl = url;
+      return Promise.resolve();
+    }
+    isDestroyed() {
+      return this.destroyed;
+    }
+    isMinimized() {
+      return false;
+    }
+    isMaximized() {
+      return false;
+    }
+    isFocused() {
+      return this.focused;
+    }
+    show() {
+      this.shown = true;
+    }
+    focus() {
+      this.focused = true;
+    }
+    restore() {}
+    maximize() {}
+    getNormalBounds() {
+      return { x: 10, y: 20, width: 1000, height: 700 };
+    }
+  }
+
+  const ipcHandlers = new Map<string, Listener>();
+  const ipcListeners = new Map<string, Listener[]>();
+  const notifications: { title: string; body: string }[] = [];
+  const state = {
+    lockGranted: true,
+    exitCode: null as number | null,
+    quitCalled: false,
+    protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
+    privilegedSchemes: [] as unknown[],
+    menuTemplate: [] as { submenu?: { id?: string; click?: () => void }[] }[],
+    permissionRequest: null as null | ((...args: unknown[]) => void),
+    permissionCheck: null as null | ((...args: unknown[]) => boolean),
+    registeredProtocols: [] as string[],
+    errorBoxes: [] as string[][],
+  };
+
+  const electron = {
+    app: {
+      isPackaged: false,
+      setPath: (name: string, value: string) => paths.set(name, value),
+      getPath: (name: string) => paths.get(name) ?? join(tmpdir(), `unused-${name}`),
+      enableSandbox: () => {},
+      requestSingleInstanceLock: () => state.lockGranted,
+      quit: () => {
+        state.quitCalled = true;
+      },
+      exit: (code: number) => {
+        state.exitCode = code;
+      },
+      on: on(appEvents),
+      whenReady: () => ready,
+      isReady: () => isReady,
+      setAppUserModelId: () => {},
+      setAboutPanelOptions: () => {},
+      showAboutPanel: () => {},
+      getVersion: () => '0.0.0-test',
+      setAsDefaultProtocolClient: (scheme: string) => {
+        state.registeredProtocols.push(scheme);
+        return true;
+      },
+    },
+    dialog: { showErrorBox: (...args: string[]) => state.errorBoxes.push(args) },
+    ipcMain: {
+      handle: (channel: string, listener: Listener) => ipcHandlers.set(channel, listener),
+      removeHandler: (channel: string) => ipcHandlers.delete(channel),
+      on: on(ipcListeners),
+    },
+    Menu: {
+      buildFromTemplate: (template: typeof state.menuTemplate) => {
+        state.menuTemplate = template;
+        return { template };
+      },
+      setApplicationMenu: () => {},
+    },
+    net: { fetch: (...args: Parameters<typeof fetch>) => fetch(...args) },
+    Notification: class {
+      static isSupported() {
+        return true;
+      }
+      constructor(private readonly content: { title: string; body: string }) {}
+      on() {}
+      show() {
+        notifications.push(this.content);
+      }
+    },
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown[]) => state.privilegedSchemes.push(...schemes),
+      handle: (scheme: string, handler: (request: Request) => Promise<Response>) =>
+        state.protocolHandlers.set(scheme, handler),
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (h: (...args: unknown[]) => void) => (state.permissionRequest = h),
+        setPermissionCheckHandler: (h: (...args: unknown[]) => boolean) => (state.permissionCheck = h),
+      },
+    },
+    shell: { openExternal: async () => {}, openPath: async () => '' },
+    BrowserWindow: FakeBrowserWindow,
+    nativeTheme: { shouldUseDarkColors: false },
+    screen: {
+      getPrimaryDisplay: () => ({ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
+      getAllDisplays: () => [{ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
+    },
+  };
+
+  return {
+    electron,
+    state,
+    appEvents,
+    emitApp: (name: string, ...args: unknown[]) => emit(appEvents, name, ...args),
+    emitWindow: (w: FakeBrowserWindow, name: string, ...args: unknown[]) => emit(w.events, name, ...args),
+    emitContents: (w: FakeBrowserWindow, name: string, ...args: unknown[]) =>
+      emit(w.webContents.events, name, ...args),
+    emitIpc: (name: string, ...args: unknown[]) => emit(ipcListeners, name, ...args),
+    ipcHandlers,
+    notifications,
+    windows: FakeBrowserWindow.all,
+    makeReady: () => {
+      isReady = true;
+      readyResolve();
+    },
+  };
+});
+
+vi.mock('electron', () => fake.electron);
+
+let dataDir: string;
+let processListenersBefore: Set<unknown>;
+const window = () => fake.windows[0];
+const appFrame = (w = window()) => ({
+  senderFrame: { url: 'app://reportdesk/index.html', parent: null },
+  sender: { id: w.webContents.id },
+});
+const pageEvents = () => window().webContents.sent.filter((args) => args[0] === 'reportdesk:event');
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'reportdesk-main-'));
+  vi.stubEnv('REPORT_DESK_DATA_DIR', dataDir);
+  vi.stubEnv('REPORT_DESK_E2E', '1');
+  process.argv.push('reportdesk://report/77');
+  processListenersBefore = new Set([
+    ...process.listeners('uncaughtException'),
+    ...process.listeners('unhandledRejection'),
+  ]);
+  await import('../../../electron/main/main');
+  fake.makeReady();
+  await vi.waitFor(() => expect(fake.windows).toHaveLength(1), { timeout: 20_000 });
+});
+
+afterAll(() => {
+  // main.ts logs uncaught errors instead of Electron's stack-trace dialog; give the worker its own back.
+  for (const listener of process.listeners('uncaughtException')) {
+    if (!processListenersBefore.has(listener)) process.off('uncaughtException', listener);
+  }
+  for (const listener of process.listeners('unhandledRejection')) {
+    if (!processListenersBefore.has(listener)) process.off('unhandledRejection', listener);
+  }
+  process.argv.splice(process.argv.indexOf('reportdesk://report/77'), 1);
+  vi.unstubAllEnvs();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('main process wiring', () => {
+  it('uses REPORT_DESK_DATA_DIR, registers app:// as privileged, and skips OS protocol registration in E2E runs', () => {
+    expect(fake.electron.app.getPath('userData')).toBe(dataDir);
+    expect(fake.state.privilegedSchemes).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
+    expect(fake.state.registeredProtocols).toEqual([]);
+  });
+
+  it('creates a hardened window on app://reportdesk', () => {
+    const w = window();
+    expect(w.options.show).toBe(false);
+    expect(w.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
+    expect(String((w.options.webPreferences as { preload: string }).preload)).toMatch(/preload\.cjs$/);
+    expect(w.loadedUrl).toBe('app://reportdesk/index.html');
+    fake.emitWindow(w, 'ready-to-show');
+    expect(w.shown).toBe(true);
+  });
+
+  it('denies every permission request and check, except clipboard writes from the app page', () => {
+    let granted: boolean | null = null;
+    const appPage = { getURL: () => 'app://reportdesk/index.html' };
+    fake.state.permissionRequest?.(appPage, 'media', (answer: boolean) => (granted = answer), {});
+    expect(granted).toBe(false);
+    expect(fake.state.permissionCheck?.(appPage, 'notifications', 'app://reportdesk', {})).toBe(false);
+    expect(fake.state.permissionCheck?.(appPage, 'clipboard-sanitized-write', 'app://reportdesk', {})).toBe(
+      true,
+    );
+    expect(fake.state.permissionCheck?.(appPage, 'clipboard-read', 'app://reportdesk', {})).toBe(false);
+  });
+
+  it('answers contract requests from the window, and refuses them from anywhere else', async () => {
+    expect(fake.ipcHandlers.size).toBe(CHANNEL_NAMES.length);
+    const status = await fake.ipcHandlers.get('reportdesk:cache:status')!(appFrame(), undefined);
+    expect(status).toMatchObject({ ok: true, value: { reportCount: 0 } });
+    const foreign = await fake.ipcHandlers.get('reportdesk:cache:status')!(
+      {
+        senderFrame: { url: 'https://evil.example/', parent: null },
+        sender: { id: window().webContents.id },
+      },
+      undefined,
+    );
+    expect(foreign).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+  });
+
+  it('holds the deep link it was started with until the page listens, then navigates', () => {
+    expect(pageEvents()).toEqual([]);
+    // A subscription message from a foreign frame changes nothing.
+    fake.emitIpc(
+      'reportdesk:subscription',
+      { senderFrame: { url: 'devtools://devtools/x', parent: null }, sender: { id: 999 } },
+      'app:navigate',
+      true,
+    );
+    expect(pageEvents()).toEqual([]);
+    fake.emitIpc('reportdesk:subscription', appFrame(), 'app:navigate', true);
+    expect(pageEvents()).toEqual([['reportdesk:event', 'app:navigate', { path: '/reports/77' }]]);
+  });
+
+  it('forwards a second launch deep link and focuses the window; ignores malformed links', () => {
+    fake.emitApp('second-instance', {}, ['/opt/ReportDesk/reportdesk', 'reportdesk://report/not valid!']);
+    fake.emitApp('second-instance', {}, ['/opt/ReportDesk/reportdesk', 'reportdesk://report/12']);
+    expect(pageEvents().at(-1)).toEqual(['reportdesk:event', 'app:navigate', { path: '/reports/12' }]);
+    expect(pageEvents()).toHaveLength(2);
+    expect(window().focused).toBe(true);
+  });
+
+  it('sends menu commands to the page as app:command', () => {
+    fake.emitIpc('reportdesk:subscription', appFrame(), 'app:command', true);
+    const items = fake.state.menuTemplate.flatMap((section) => section.submenu ?? []);
+    items.find((item) => item.id === 'refresh')!.click!();
+    expect(pageEvents().at(-1)).toEqual(['reportdesk:event', 'app:command', { command: 'refresh' }]);
+  });
+
+  it('blocks navigation away from the app and sends window.open links to the browser', () => {
+    let prevented = false;
+    fake.emitContents(window(), 'will-navigate', {
+      url: 'https://evil.example/',
+      preventDefault: () => (prevented = true),
+    });
+    expect(prevented).toBe(true);
+    let allowedPrevented = false;
+    fake.emitContents(window(), 'will-navigate', {
+      url: 'app://reportdesk/index.html#/account',
+      preventDefault: () => (allowedPrevented = true),
+    });
+    expect(allowedPrevented).toBe(false);
+    expect(window().webContents.windowOpenHandler!({ url: 'https://example.com/help' })).toEqual({
+      action: 'deny',
+    });
+    const recorded = (globalThis as unknown as { __reportDeskE2E: { openedExternally: string[] } })
+      .__reportDeskE2E;
+    expect(recorded.openedExternally).toEqual(['https://example.com/help']);
+  });
+
+  it('serves the renderer through the app:// handler with the CSP header', async () => {
+    const handler = fake.state.protocolHandlers.get('app')!;
+    const response = await handler(new Request('app://reportdesk/%2e%2e%2fpackage.json'));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+  });
+
+  it('saves the window bounds to userData/window-state.json when it closes', () => {
+    fake.emitWindow(window(), 'close');
+    expect(JSON.parse(readFileSync(join(dataDir, 'window-state.json'), 'utf8'))).toEqual({
+      x: 10,
+      y: 20,
+      width: 1000,
+      height: 700,
+      maximized: false,
+    });
+  });
+
+  it('closes the core on quit before the process exits', async () => {
+    let prevented = false;
+    fake.emitApp('will-quit', { preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+    await vi.waitFor(() => expect(fake.state.exitCode).toBe(0), { timeout: 10_000 });
+    expect(fake.ipcHandlers.size).toBe(0);
+    // The second will-quit (from app.exit) passes through.
+    let preventedAgain = false;
+    fake.emitApp('will-quit', { preventDefault: () => (preventedAgain = true) });
+    expect(preventedAgain).toBe(false);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildMenuDescription,
+  routeMenuCommand,
+  type MenuItemDescription,
+  type MenuSection,
+} from '../../../electron/core/desktop/menuTemplate';
+
+const label = (s: MenuSection) => s.label.replace('&', '');
+const section = (menu: MenuSection[], name: string) => {
+  const found = menu.find((s) => label(s) === name);
+  if (!found) throw new Error(`no ${name} menu`);
+  return found;
+};
+const commands = (items: MenuItemDescription[]) =>
+  items.flatMap((i) =>
+    i.type === 'command' ? [{ label: i.label, command: i.command, accelerator: i.accelerator }] : [],
+  );
+const roles = (items: MenuItemDescription[]) => items.flatMap((i) => (i.type === 'role' ? [i.role] : []));
+const all = (menu: MenuSection[]) => menu.flatMap((s) => s.items);
+
+describe('buildMenuDescription', () => {
+  const dev = { packaged: false, appName: 'ReportDesk' };
+  const packaged = { packaged: true, appName: 'ReportDesk' };
+
+  it('on macOS starts with the app menu, which holds About and Quit', () => {
+    const menu = buildMenuDescription('darwin', packaged);
+    expect(menu.map(label)).toEqual(['ReportDesk', 'File', 'Edit', 'View', 'Window', 'Help']);
+    expect(roles(menu[0].items)).toEqual(['about', 'services', 'hide', 'hideOthers', 'unhide', 'quit']);
+    expect(roles(section(menu, 'File').items)).toEqual(['close']);
+  });
+
+  it.each(['win32', 'linux'])(
+    'on %s has no app menu, Quit in File, About in Help, Alt mnemonics',
+    (platform) => {
+      const menu = buildMenuDescription(platform, packaged);
+      expect(menu.map((s) => s.label)).toEqual(['&File', '&Edit', '&View', '&Window', '&Help']);
+      expect(roles(section(menu, 'File').items)).toEqual(['quit']);
+      expect(commands(section(menu, 'Help').items).map((c) => c.command)).toEqual([
+        'open-logs-folder',
+        'about',
+      ]);
+    },
+  );
+
+  it('has the File commands with Ctrl/Cmd+N for a new report', () => {
+    const file = commands(section(buildMenuDescription('linux', packaged), 'File').items);
+    expect(file).toEqual([
+      { label: 'New Report', command: 'new-report', accelerator: 'CmdOrCtrl+N' },
+      { label: 'Make Available Offline', command: 'sync', accelerator: undefined },
+      { label: 'Switch Profile…', command: 'switch-profile', accelerator: undefined },
+      { label: 'Open Data Folder', command: 'open-data-folder', accelerator: undefined },
+    ]);
+  });
+
+  it('binds Ctrl/Cmd+R to the refresh command, never to the reload role', () => {
+    for (const platform of ['darwin', 'win32', 'linux']) {
+      const menu = buildMenuDescription(platform, dev);
+      const view = section(menu, 'View').items;
+      expect(commands(view).slice(0, 2)).toEqual([
+        { label: 'Refresh', command: 'refresh', accelerator: 'CmdOrCtrl+R' },
+        { label: 'Find…', command: 'focus-search', accelerator: 'CmdOrCtrl+F' },
+      ]);
+      expect(roles(all(menu))).not.toContain('reload');
+      expect(roles(all(menu))).not.toContain('forceReload');
+    }
+  });
+
+  it('offers developer tools only when not packaged', () => {
+    expect(roles(all(buildMenuDescription('linux', dev)))).toContain('toggleDevTools');
+    expect(roles(all(buildMenuDescription('linux', packaged)))).not.toContain('toggleDevTools');
+    expect(roles(all(buildMenuDescription('darwin', packaged)))).not.toContain('toggleDevTools');
+  });
+
+  it('has the standard edit roles and zoom in View', () => {
+    const menu = buildMenuDescription('win32', packaged);
+    expect(roles(section(menu, 'Edit').items)).toEqual([
+      'undo',
+      'redo',
+      'cut',
+      'copy',
+      'paste',
+      'delete',
+      'selectAll',
+    ]);
+    expect(roles(section(menu, 'View').items)).toEqual([
+      'resetZoom',
+      'zoomIn',
+      'zoomOut',
+      'togglefullscreen',
+    ]);
+  });
+
+  it('uses no accelerator twice', () => {
+    for (const platform of ['darwin', 'win32', 'linux']) {
+      const accelerators = commands(all(buildMenuDescription(platform, dev)))
+        .map((c) => c.accelerator)
+        .filter(Boolean);
+      expect(new Set(accelerators).size).toBe(accelerators.length);
+    }
+  });
+});
+
+describe('routeMenuCommand', () => {
+  it('sends renderer commands to the page as app:command and keeps the rest in main', () => {
+    expect(routeMenuCommand('refresh')).toEqual({ target: 'renderer', command: 'refresh' });
+    expect(routeMenuCommand('sync')).toEqual({ target: 'renderer', command: 'sync' });
+    expect(routeMenuCommand('open-logs-folder')).toEqual({ target: 'main', command: 'open-logs-folder' });
+    expect(routeMenuCommand('about')).toEqual({ target: 'main', command: 'about' });
+  });
+
+  it('routes every command in every menu somewhere', () => {
+    const all = buildMenuDescription('win32', { packaged: false, appName: 'ReportDesk' }).flatMap((s) =>
+      commands(s.items),
+    );
+    for (const c of all) expect(['renderer', 'main']).toContain(routeMenuCommand(c.command).target);
+  });
+});
