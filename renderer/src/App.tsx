@@ -1,0 +1,193 @@
+/** The app: providers, core events and shortcuts, and the screen for the current route. */
+import { QueryClientProvider, onlineManager, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { AppCommand } from '../../shared/contract';
+import { ErrorView } from './components/ErrorView';
+import { PROFILE_SWITCHER_ID, Shell } from './components/Shell';
+import { SkeletonBlock, LoadingStatus } from './components/Skeleton';
+import { SyncProvider, ToastProvider, useSync } from './lib/appState';
+import { onEvent } from './lib/bridge';
+import {
+  queryKeys,
+  refreshProfileData,
+  useActiveProfileId,
+  useConnectivity,
+  useProfiles,
+} from './lib/queries';
+import { currentPath, navigate, pathOf, rememberPath, useRoute, type Route } from './lib/router';
+import { AccountScreen } from './screens/Account';
+import { ProfilesScreen } from './screens/Profiles';
+import { CreateReport, PrivacyEdit } from './screens/ReportForms';
+import { ReportDetail } from './screens/ReportDetail';
+import { ReportsList, requestSearchFocus } from './screens/ReportsList';
+import { SettingsScreen } from './screens/Settings';
+import { Welcome } from './screens/Welcome';
+
+export function App({ client }: { client: QueryClient }) {
+  return (
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <SyncProvider>
+          <CoreEvents />
+          <Screens />
+        </SyncProvider>
+      </ToastProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Wires the core's events and the keyboard shortcuts to the app. */
+function CoreEvents() {
+  const client = useQueryClient();
+  const profileId = useActiveProfileId();
+  const sync = useSync();
+  const connectivity = useConnectivity();
+  const online = connectivity.data?.online;
+  const wasOnline = useRef<boolean | undefined>(undefined);
+
+  // The main process knows whether the service is reachable; TanStack Query follows it.
+  useEffect(() => {
+    if (online === undefined) return;
+    onlineManager.setOnline(online);
+    if (online && wasOnline.current === false) void refreshProfileData(client, profileId);
+    wasOnline.current = online;
+  }, [online, client, profileId]);
+
+  const latest = useRef({ profileId, sync });
+  useEffect(() => {
+    latest.current = { profileId, sync };
+  });
+
+  useEffect(() => {
+    function runCommand(command: AppCommand) {
+      switch (command) {
+        case 'refresh':
+          void refreshProfileData(client, latest.current.profileId);
+          break;
+        case 'new-report':
+          navigate('/reports/new');
+          break;
+        case 'focus-search':
+          requestSearchFocus();
+          break;
+        case 'switch-profile':
+          document.getElementById(PROFILE_SWITCHER_ID)?.focus();
+          break;
+        case 'sync':
+          latest.current.sync.start();
+          break;
+      }
+    }
+
+    function onKey(event: KeyboardEvent) {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      if (document.querySelector('[aria-modal="true"]')) return;
+      const key = event.key.toLowerCase();
+      const command: AppCommand | null =
+        key === 'f' ? 'focus-search' : key === 'n' ? 'new-report' : key === 'r' ? 'refresh' : null;
+      if (!command || latest.current.profileId === null) return;
+      // Ctrl+R would reload the page, Ctrl+F open the browser's find bar, Ctrl+N a window.
+      event.preventDefault();
+      runCommand(command);
+    }
+
+    window.addEventListener('keydown', onKey);
+    const unsubscribe = [
+      onEvent('connectivity:changed', (state) => client.setQueryData(queryKeys.connectivity, state)),
+      onEvent('profiles:changed', (state) => client.setQueryData(queryKeys.profiles, state)),
+      onEvent('app:navigate', ({ path }) => navigate(path)),
+      onEvent('app:command', ({ command }) => runCommand(command)),
+    ];
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      unsubscribe.forEach((off) => off());
+    };
+  }, [client]);
+
+  return null;
+}
+
+const TITLES: Record<Route['name'], string> = {
+  welcome: 'Welcome',
+  reports: 'Reports',
+  'new-report': 'New report',
+  report: 'Report',
+  privacy: 'Edit privacy',
+  account: 'Account',
+  profiles: 'Keys & profiles',
+  settings: 'Settings',
+  'not-found': 'Not found',
+};
+
+function Screens() {
+  const route = useRoute();
+  const profiles = useProfiles();
+  const path = pathOf(route);
+
+  useEffect(() => {
+    rememberPath(path);
+    document.title = `${TITLES[route.name]} — ReportDesk`;
+  }, [path, route.name]);
+
+  const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0;
+  useEffect(() => {
+    if (firstRun && currentPath() !== '/welcome') navigate('/welcome', { replace: true });
+  }, [firstRun]);
+
+  if (profiles.isPending) {
+    return (
+      <div className="splash">
+        <SkeletonBlock lines={3} />
+        <LoadingStatus label="Starting ReportDesk…" />
+      </div>
+    );
+  }
+  if (profiles.isError) {
+    return (
+      <main className="splash">
+        <h1>ReportDesk could not start</h1>
+        <ErrorView error={profiles.error} onRetry={() => void profiles.refetch()} hideProfileLinks />
+      </main>
+    );
+  }
+  if (firstRun) {
+    return (
+      <main className="welcome-page" id="main">
+        <Welcome firstRun />
+      </main>
+    );
+  }
+  return <Shell>{screenFor(route, profiles.data.activeId)}</Shell>;
+}
+
+function screenFor(route: Route, profileId: string | null) {
+  if (route.name === 'welcome') return <Welcome firstRun={false} />;
+  if (route.name === 'profiles' || profileId === null) return <ProfilesScreen />;
+  switch (route.name) {
+    case 'reports':
+      // Keyed by profile: its saved filters, search text and page are another profile's.
+      return <ReportsList key={profileId} profileId={profileId} />;
+    case 'new-report':
+      return <CreateReport key={profileId} profileId={profileId} />;
+    case 'report':
+      return <ReportDetail key={`${profileId}/${route.id}`} profileId={profileId} id={route.id} />;
+    case 'privacy':
+      return <PrivacyEdit key={`${profileId}/${route.id}`} profileId={profileId} id={route.id} />;
+    case 'account':
+      return <AccountScreen profileId={profileId} />;
+    case 'settings':
+      return <SettingsScreen profileId={profileId} />;
+    case 'not-found':
+      return (
+        <section className="screen">
+          <h1>Page not found</h1>
+          <p>
+            There is no screen at <span className="mono">{route.path}</span>.
+          </p>
+          <a className="button" href="#/reports">
+            Go to the reports
+          </a>
+        </section>
+      );
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Renders any JSON value the service sent in a readable way: scalars as text, dates in the
+ * user's locale, objects as nested definition lists and arrays as lists — never a raw blob.
+ */
+import { humanizeKey, isIsoDateTime } from '../lib/format';
+import { DateText } from './Badges';
+
+export function FieldValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="muted">None</span>;
+  if (typeof value === 'boolean') return <span>{value ? 'Yes' : 'No'}</span>;
+  if (typeof value === 'number' || typeof value === 'bigint') return <span>{String(value)}</span>;
+  if (typeof value === 'string') {
+    if (value === '') return <span className="muted">Empty</span>;
+    if (isIsoDateTime(value)) return <DateText value={value} />;
+    return <span className="field-text">{value}</span>;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="muted">Empty list</span>;
+    return (
+      <ol className="field-list">
+        {value.map((item, index) => (
+          <li key={index}>
+            <FieldValue value={item} />
+          </li>
+        ))}
+      </ol>
+    );
+  }
+  if (typeof value === 'object') return <FieldTable fields={value as Record<string, unknown>} nested />;
+  return <span>{String(value)}</span>;
+}
+
+/** A key/value list of fields; `nested` tightens the layout for values inside values. */
+export function FieldTable({
+  fields,
+  nested = false,
+}: {
+  fields: Record<string, unknown>;
+  nested?: boolean;
+}) {
+  const entries = Object.entries(fields);
+  if (entries.length === 0) return <span className="muted">No fields</span>;
+  return (
+    <dl className={nested ? 'fields fields-nested' : 'fields'}>
+      {entries.map(([key, value]) => (
+        <div className="field-row" key={key}>
+          <dt title={key}>{humanizeKey(key)}</dt>
+          <dd>
+            <FieldValue value={value} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,40 @@
+import { useId, type ReactElement, type ReactNode } from 'react';
+import { cloneElement } from 'react';
+
+interface FormFieldProps {
+  label: string;
+  /** The control; it receives id, aria-invalid and aria-describedby. */
+  children: ReactElement<Record<string, unknown>>;
+  hint?: ReactNode;
+  errors?: readonly string[] | null;
+}
+
+/** A labelled control with its hint and its errors, wired for screen readers. */
+export function FormField({ label, children, hint, errors }: FormFieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const hasErrors = !!errors && errors.length > 0;
+  const describedBy =
+    [hint ? hintId : null, hasErrors ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={hasErrors ? 'form-field has-error' : 'form-field'}>
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, {
+        id,
+        'aria-invalid': hasErrors || undefined,
+        'aria-describedby': describedBy,
+      })}
+      {hint && (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {hasErrors && (
+        <p className="field-error" id={errorId}>
+          {errors.join(' ')}
+        </p>
+      )}
+    </div>
+  );
+}

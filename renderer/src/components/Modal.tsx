@@ -1,0 +1,120 @@
+/**
+ * A modal dialog: focus moves into it, Tab stays inside, Escape closes it, and focus returns
+ * to whatever opened it. Written by hand rather than <dialog> so it behaves the same in
+ * Electron, the preview and jsdom.
+ */
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+interface ModalProps {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** "alertdialog" for confirmations of destructive actions. */
+  role?: 'dialog' | 'alertdialog';
+}
+
+export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps) {
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  });
+
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const node = panel.current;
+    const first =
+      node?.querySelector<HTMLElement>('[data-autofocus]') ?? node?.querySelector<HTMLElement>(FOCUSABLE);
+    (first ?? node)?.focus();
+
+    function onKey(event: KeyboardEvent) {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        closeRef.current();
+        return;
+      }
+      if (event.key !== 'Tab' || !node) return;
+      const items = [...node.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      if (items.length === 0) return;
+      const firstItem = items[0];
+      const lastItem = items[items.length - 1];
+      if (
+        event.shiftKey &&
+        (document.activeElement === firstItem || !node.contains(document.activeElement))
+      ) {
+        event.preventDefault();
+        lastItem.focus();
+      } else if (
+        !event.shiftKey &&
+        (document.activeElement === lastItem || !node.contains(document.activeElement))
+      ) {
+        event.preventDefault();
+        firstItem.focus();
+      }
+    }
+    document.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      opener?.focus();
+    };
+  }, []);
+
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && closeRef.current()}>
+      <div
+        className="modal"
+        role={role}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        ref={panel}
+        tabIndex={-1}
+      >
+        <h2 id={titleId} className="modal-title">
+          {title}
+        </h2>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+interface ConfirmProps {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  busy?: boolean;
+  error?: ReactNode;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** A destructive confirmation: Cancel has the focus, so Enter never deletes by accident. */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: ConfirmProps) {
+  return (
+    <Modal title={title} onClose={onCancel} role="alertdialog">
+      <div className="modal-body">{children}</div>
+      {error}
+      <div className="modal-actions">
+        <button type="button" className="button" onClick={onCancel} data-autofocus>
+          Cancel
+        </button>
+        <button type="button" className="button danger" onClick={onConfirm} disabled={busy}>
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}

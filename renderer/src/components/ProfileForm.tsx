@@ -1,0 +1,206 @@
+/**
+ * Adds a profile: name, base URL and API key. "Test connection" checks the key without saving;
+ * saving tests it again in the core and keeps it in the keychain — or, when the keychain is
+ * unavailable and the user agrees, in memory for this session only.
+ */
+import { useState, type FormEvent } from 'react';
+import type { ProfileView } from '../../../shared/contract';
+import type { AppError } from '../../../shared/errors';
+import type { Account } from '../../../shared/model';
+import { call, errorOf } from '../lib/bridge';
+import { ErrorView } from './ErrorView';
+import { FormField } from './FormField';
+
+type Fields = 'name' | 'baseUrl' | 'apiKey';
+type FieldErrors = Partial<Record<Fields, string[]>>;
+
+export function baseUrlProblem(raw: string): string | null {
+  const value = raw.trim();
+  if (value === '') return 'Enter the Report Service base URL.';
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return 'The base URL starts with https:// (or http://).';
+  } catch {
+    return 'Enter a full address, e.g. https://reports.example.com.';
+  }
+  return null;
+}
+
+function localProblems(name: string, baseUrl: string, apiKey: string, needName: boolean): FieldErrors {
+  const errors: FieldErrors = {};
+  if (needName && name.trim() === '') errors.name = ['Give the profile a name.'];
+  const urlProblem = baseUrlProblem(baseUrl);
+  if (urlProblem) errors.baseUrl = [urlProblem];
+  if (apiKey.trim() === '') errors.apiKey = ['Enter the API key.'];
+  return errors;
+}
+
+/** The account in a few words: its name and e-mail when the service sent them. */
+export function accountSummary(account: Account): string {
+  const pick = (key: string) =>
+    typeof account[key] === 'string' || typeof account[key] === 'number' ? String(account[key]) : null;
+  const name = pick('name') ?? pick('username') ?? pick('company');
+  const email = pick('email');
+  if (name && email) return `${name} (${email})`;
+  return name ?? email ?? (pick('id') ? `account ${pick('id')}` : 'the account');
+}
+
+function fieldErrorsOf(error: AppError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const key of ['name', 'baseUrl', 'apiKey'] as const) {
+    const messages = error.fieldErrors?.[key];
+    if (messages && messages.length > 0) out[key] = messages;
+  }
+  return out;
+}
+
+interface ProfileFormProps {
+  submitLabel?: string;
+  onSaved: (profile: ProfileView) => void | Promise<void>;
+  onCancel?: () => void;
+  initialName?: string;
+}
+
+export function ProfileForm({
+  submitLabel = 'Save profile',
+  onSaved,
+  onCancel,
+  initialName = '',
+}: ProfileFormProps) {
+  const [name, setName] = useState(initialName);
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [allowInsecureHttp, setAllowInsecureHttp] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState<AppError | null>(null);
+  const [busy, setBusy] = useState<'test' | 'save' | null>(null);
+  const [tested, setTested] = useState<string | null>(null);
+
+  function resetFeedback() {
+    setError(null);
+    setTested(null);
+  }
+
+  async function testConnection() {
+    resetFeedback();
+    const problems = localProblems(name, baseUrl, apiKey, false);
+    setFieldErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setBusy('test');
+    try {
+      const account = await call('profiles:testConnection', { baseUrl, apiKey, allowInsecureHttp });
+      setTested(accountSummary(account));
+    } catch (thrown) {
+      const failure = errorOf(thrown);
+      setFieldErrors(fieldErrorsOf(failure));
+      setError(failure);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function save(sessionOnly: boolean) {
+    resetFeedback();
+    const problems = localProblems(name, baseUrl, apiKey, true);
+    setFieldErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setBusy('save');
+    try {
+      const profile = await call('profiles:add', { name, baseUrl, apiKey, allowInsecureHttp, sessionOnly });
+      setApiKey('');
+      await onSaved(profile);
+    } catch (thrown) {
+      const failure = errorOf(thrown);
+      setFieldErrors(fieldErrorsOf(failure));
+      setError(failure);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void save(false);
+  }
+
+  const isHttp = /^\s*http:\/\//i.test(baseUrl);
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate aria-label="Add a profile">
+      <FormField
+        label="Profile name"
+        errors={fieldErrors.name}
+        hint="For you only, e.g. “Work” or “Client A”."
+      >
+        <input
+          type="text"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoComplete="off"
+          maxLength={80}
+        />
+      </FormField>
+      <FormField
+        label="Base URL"
+        errors={fieldErrors.baseUrl}
+        hint="The address of the Report Service, e.g. https://reports.example.com."
+      >
+        <input
+          type="url"
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.target.value)}
+          autoComplete="url"
+          spellCheck={false}
+          placeholder="https://"
+        />
+      </FormField>
+      <FormField
+        label="API key"
+        errors={fieldErrors.apiKey}
+        hint="Kept in the system keychain; ReportDesk never shows it again."
+      >
+        <input
+          type="password"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </FormField>
+      {isHttp && (
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={allowInsecureHttp}
+            onChange={(e) => setAllowInsecureHttp(e.target.checked)}
+          />
+          Allow plain http:// for this profile (the key travels unencrypted to hosts other than this computer)
+        </label>
+      )}
+      {tested && (
+        <p className="success" role="status">
+          Connection works: the key belongs to {tested}.
+        </p>
+      )}
+      {error && <ErrorView error={error} hideProfileLinks onSessionOnly={() => void save(true)} />}
+      <div className="form-actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() => void testConnection()}
+          disabled={busy !== null}
+        >
+          {busy === 'test' ? 'Testing…' : 'Test connection'}
+        </button>
+        <button type="submit" className="button primary" disabled={busy !== null}>
+          {busy === 'save' ? 'Checking the key…' : submitLabel}
+        </button>
+        {onCancel && (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

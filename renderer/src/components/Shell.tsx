@@ -1,0 +1,230 @@
+/** The window's frame: header (profile switcher, connectivity), left nav, banners, toasts. */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { call, errorOf } from '../lib/bridge';
+import { useSync, useToasts, useVisibleSource } from '../lib/appState';
+import { ageOf, formatTime } from '../lib/format';
+import { queryKeys, useConnectivity, useProfiles } from '../lib/queries';
+import { navigate, useRoute, type Route } from '../lib/router';
+
+export const PROFILE_SWITCHER_ID = 'profile-switcher';
+
+export function ProfileSwitcher() {
+  const client = useQueryClient();
+  const toasts = useToasts();
+  const route = useRoute();
+  const { data } = useProfiles();
+  const [busy, setBusy] = useState(false);
+  if (!data || data.profiles.length === 0) return null;
+
+  async function activate(id: string) {
+    setBusy(true);
+    try {
+      const state = await call('profiles:activate', { id });
+      client.setQueryData(queryKeys.profiles, state);
+      // A report id belongs to one profile's service: leave report pages for the list.
+      if (route.name === 'report' || route.name === 'privacy') navigate('/reports');
+      const active = state.profiles.find((p) => p.id === state.activeId);
+      if (active) toasts.show(`Switched to ${active.name}.`);
+    } catch (thrown) {
+      toasts.show(errorOf(thrown).message, 'error');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="profile-switcher">
+      <label htmlFor={PROFILE_SWITCHER_ID} className="visually-hidden">
+        Active profile
+      </label>
+      <select
+        id={PROFILE_SWITCHER_ID}
+        value={data.activeId ?? ''}
+        disabled={busy}
+        onChange={(e) => void activate(e.target.value)}
+      >
+        {data.activeId === null && <option value="">Choose a profile…</option>}
+        {data.profiles.map((profile) => (
+          <option key={profile.id} value={profile.id}>
+            {profile.name}
+            {profile.demo ? ' (demo)' : ''}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function ConnectivityIndicator() {
+  const { data } = useConnectivity();
+  if (!data) return null;
+  return (
+    <span
+      className={data.online ? 'connectivity online' : 'connectivity offline'}
+      title={data.online ? 'The Report Service can be reached.' : `Offline since ${formatTime(data.since)}.`}
+    >
+      <span className="dot" aria-hidden="true" />
+      {data.online ? 'Online' : 'Offline'}
+    </span>
+  );
+}
+
+export function OfflineBanner() {
+  const client = useQueryClient();
+  const { data } = useConnectivity();
+  const visible = useVisibleSource();
+  const [checking, setChecking] = useState(false);
+  if (!data || data.online) return null;
+
+  async function tryAgain() {
+    setChecking(true);
+    try {
+      const state = await call('connectivity:check');
+      client.setQueryData(queryKeys.connectivity, state);
+    } catch (thrown) {
+      client.setQueryData(queryKeys.connectivity, {
+        online: false,
+        since: data!.since,
+        lastError: errorOf(thrown),
+      });
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  return (
+    <div className="banner banner-offline" role="status">
+      <div>
+        <strong>Offline since {formatTime(data.since)}.</strong>{' '}
+        {visible?.source === 'cache'
+          ? `Showing reports saved ${ageOf(visible.fetchedAt)} ago.`
+          : 'Showing what was saved on this computer.'}{' '}
+        Changes are disabled until the Report Service can be reached.
+        {data.lastError && <span className="banner-detail"> {data.lastError.message}</span>}
+      </div>
+      <button type="button" className="button small" onClick={() => void tryAgain()} disabled={checking}>
+        {checking ? 'Checking…' : 'Try again'}
+      </button>
+    </div>
+  );
+}
+
+export function SyncProgressBar() {
+  const sync = useSync();
+  const { progress } = sync;
+  const value = progress?.total ? Math.min(progress.fetched, progress.total) : undefined;
+  const label = progress
+    ? progress.total !== null
+      ? `${progress.fetched} of ${progress.total} reports`
+      : `${progress.fetched} reports, page ${progress.page}${progress.lastPage ? ` of ${progress.lastPage}` : ''}`
+    : 'Starting…';
+  return (
+    <div className="sync-progress">
+      <progress
+        max={progress?.total ?? undefined}
+        value={value}
+        aria-label="Making reports available offline"
+      />
+      <span className="muted" aria-live="polite">
+        {label}
+      </span>
+      <button type="button" className="button small" onClick={sync.cancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** Shown under the header on every screen while a sync runs. */
+export function SyncStrip() {
+  const sync = useSync();
+  const route = useRoute();
+  if (!sync.running || route.name === 'settings') return null;
+  return (
+    <div className="banner banner-sync">
+      <strong>Making reports available offline</strong>
+      <SyncProgressBar />
+    </div>
+  );
+}
+
+export function Toasts() {
+  const { toasts, dismiss } = useToasts();
+  return (
+    <div className="toasts" aria-live="polite" aria-relevant="additions">
+      {toasts.map((toast) => (
+        <div
+          key={toast.id}
+          className={`toast toast-${toast.tone}`}
+          role={toast.tone === 'error' ? 'alert' : 'status'}
+        >
+          <span>{toast.text}</span>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Dismiss message"
+            onClick={() => dismiss(toast.id)}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+const NAV: { path: string; label: string; match: Route['name'][] }[] = [
+  { path: '/reports', label: 'Reports', match: ['reports', 'report', 'privacy'] },
+  { path: '/reports/new', label: 'New report', match: ['new-report'] },
+  { path: '/account', label: 'Account', match: ['account'] },
+  { path: '/profiles', label: 'Keys & profiles', match: ['profiles', 'welcome'] },
+  { path: '/settings', label: 'Settings', match: ['settings'] },
+];
+
+export function Shell({ children }: { children: ReactNode }) {
+  const route = useRoute();
+  return (
+    <div className="app">
+      {/* A button, not href="#main": the hash belongs to the router. */}
+      <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to content
+      </button>
+      <header className="app-header">
+        <span className="app-title">ReportDesk</span>
+        <div className="header-right">
+          <ConnectivityIndicator />
+          <ProfileSwitcher />
+        </div>
+      </header>
+      <div className="app-body">
+        <nav className="app-nav" aria-label="Main">
+          <ul>
+            {NAV.map((item) => {
+              const current = item.match.includes(route.name);
+              return (
+                <li key={item.path}>
+                  <a
+                    href={`#${item.path}`}
+                    aria-current={current ? 'page' : undefined}
+                    className={current ? 'current' : ''}
+                  >
+                    {item.label}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="app-content">
+          <OfflineBanner />
+          <SyncStrip />
+          <main id="main" tabIndex={-1}>
+            {children}
+          </main>
+        </div>
+      </div>
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * App-wide state that is not server data: toasts, the offline sync run, the age of the data
+ * on screen (for the offline banner), and whether writes are possible right now.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import type { Sourced, SyncProgress, SyncSummary } from '../../../shared/contract';
+import type { AppError } from '../../../shared/errors';
+import { call, errorOf, onEvent } from './bridge';
+import { queryKeys, useActiveProfileId, useConnectivity } from './queries';
+
+// ---- Toasts ---------------------------------------------------------------------------------
+
+export interface Toast {
+  id: number;
+  text: string;
+  tone: 'info' | 'error';
+}
+
+interface ToastApi {
+  toasts: Toast[];
+  show(text: string, tone?: Toast['tone']): void;
+  dismiss(id: number): void;
+}
+
+const ToastContext = createContext<ToastApi | null>(null);
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const nextId = useRef(1);
+  const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
+  const show = useCallback(
+    (text: string, tone: Toast['tone'] = 'info') => {
+      const id = nextId.current++;
+      setToasts((all) => [...all.slice(-3), { id, text, tone }]);
+      window.setTimeout(() => dismiss(id), tone === 'error' ? 8000 : 4000);
+    },
+    [dismiss],
+  );
+  const api = useMemo(() => ({ toasts, show, dismiss }), [toasts, show, dismiss]);
+  return <ToastContext.Provider value={api}>{children}</ToastContext.Provider>;
+}
+
+export function useToasts(): ToastApi {
+  const api = useContext(ToastContext);
+  if (!api) throw new Error('useToasts needs a ToastProvider');
+  return api;
+}
+
+// ---- Offline sync ---------------------------------------------------------------------------
+
+interface SyncApi {
+  running: boolean;
+  progress: SyncProgress | null;
+  summary: SyncSummary | null;
+  error: AppError | null;
+  start(): void;
+  cancel(): void;
+}
+
+const SyncContext = createContext<SyncApi | null>(null);
+
+export function SyncProvider({ children }: { children: ReactNode }) {
+  const client = useQueryClient();
+  const profileId = useActiveProfileId();
+  const toasts = useToasts();
+  const [running, setRunning] = useState(false);
+  const [progress, setProgress] = useState<SyncProgress | null>(null);
+  const [summary, setSummary] = useState<SyncSummary | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+  const runningRef = useRef(false);
+
+  useEffect(() => onEvent('sync:progress', (p) => setProgress(p)), []);
+
+  const start = useCallback(() => {
+    if (runningRef.current) return;
+    runningRef.current = true;
+    setRunning(true);
+    setError(null);
+    setSummary(null);
+    setProgress(null);
+    call('cache:sync')
+      .then((done) => {
+        setSummary(done);
+        toasts.show(`${done.fetched} reports are now available offline.`);
+      })
+      .catch((thrown: unknown) => {
+        const failure = errorOf(thrown);
+        if (failure.kind === 'cancelled') toasts.show('Making reports available offline was cancelled.');
+        else setError(failure);
+      })
+      .finally(() => {
+        runningRef.current = false;
+        setRunning(false);
+        if (profileId !== null) {
+          void client.invalidateQueries({ queryKey: queryKeys.cacheStatus(profileId) });
+          void client.invalidateQueries({ queryKey: queryKeys.projects(profileId) });
+          // The sync saw the service's current reports: lists on screen may be out of date.
+          void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
+        }
+      });
+  }, [client, profileId, toasts]);
+
+  const cancel = useCallback(() => {
+    call('cache:cancelSync').catch((thrown: unknown) => toasts.show(errorOf(thrown).message, 'error'));
+  }, [toasts]);
+
+  const api = useMemo(
+    () => ({ running, progress, summary, error, start, cancel }),
+    [running, progress, summary, error, start, cancel],
+  );
+  return <SyncContext.Provider value={api}>{children}</SyncContext.Provider>;
+}
+
+export function useSync(): SyncApi {
+  const api = useContext(SyncContext);
+  if (!api) throw new Error('useSync needs a SyncProvider');
+  return api;
+}
+
+// ---- Age of the data on screen ----------------------------------------------------------------
+
+let visibleSource: Sourced | null = null;
+const sourceListeners = new Set<() => void>();
+
+function setVisibleSource(next: Sourced | null): void {
+  if (visibleSource?.source === next?.source && visibleSource?.fetchedAt === next?.fetchedAt) return;
+  visibleSource = next;
+  sourceListeners.forEach((listener) => listener());
+}
+
+/** A screen reports where its data came from, so the offline banner can say how old it is. */
+export function useReportVisibleSource(sourced: Sourced | undefined): void {
+  const source = sourced?.source;
+  const fetchedAt = sourced?.fetchedAt;
+  useEffect(() => {
+    if (source === undefined || fetchedAt === undefined) return;
+    setVisibleSource({ source, fetchedAt });
+    return () => setVisibleSource(null);
+  }, [source, fetchedAt]);
+}
+
+export function useVisibleSource(): Sourced | null {
+  return useSyncExternalStore(
+    (listener) => {
+      sourceListeners.add(listener);
+      return () => sourceListeners.delete(listener);
+    },
+    () => visibleSource,
+  );
+}
+
+// ---- Writes ---------------------------------------------------------------------------------
+
+export const OFFLINE_WRITE_REASON =
+  'You are offline: changes cannot be sent until the Report Service can be reached again.';
+
+/** Null when changes can be sent; otherwise the sentence that says why they cannot. */
+export function useWriteBlockReason(): string | null {
+  const { data } = useConnectivity();
+  return data && !data.online ? OFFLINE_WRITE_REASON : null;
+}

@@ -1,0 +1,152 @@
+/**
+ * TanStack Query wiring: the client, the query keys (profile id and every parameter in each),
+ * the read hooks, and the cache edits mutations make. Reads run even while offline
+ * (networkMode 'always') because the core answers them from its cache; the UI disables writes.
+ */
+import { QueryClient, keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+import type { ReportPageResult, ReportResult } from '../../../shared/contract';
+import { normalizeListQuery, type NormalizedListQuery, type Report } from '../../../shared/model';
+import { call } from './bridge';
+import { listStateToQuery, type ListState } from './listState';
+
+export const queryKeys = {
+  profiles: ['profiles'] as const,
+  connectivity: ['connectivity'] as const,
+  reportsOf: (profileId: string) => ['reports', profileId] as const,
+  reports: (profileId: string, query: NormalizedListQuery) => ['reports', profileId, query] as const,
+  report: (profileId: string, id: string) => ['report', profileId, id] as const,
+  account: (profileId: string) => ['account', profileId] as const,
+  cacheStatus: (profileId: string) => ['cache-status', profileId] as const,
+  projects: (profileId: string) => ['projects', profileId] as const,
+};
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        networkMode: 'always',
+        // The core already retries and falls back to its cache; a second retry layer here
+        // would only delay the error sentence the user needs to see.
+        retry: false,
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+      },
+      mutations: { networkMode: 'always', retry: false },
+    },
+  });
+}
+
+export function useProfiles() {
+  return useQuery({
+    queryKey: queryKeys.profiles,
+    queryFn: () => call('profiles:list'),
+    staleTime: Infinity,
+  });
+}
+
+/** The active profile's id, or null while loading or when there is none. */
+export function useActiveProfileId(): string | null {
+  const { data } = useProfiles();
+  return data?.activeId ?? null;
+}
+
+export function useConnectivity() {
+  return useQuery({
+    queryKey: queryKeys.connectivity,
+    queryFn: () => call('connectivity:status'),
+    // Kept fresh by 'connectivity:changed' events, not by polling.
+    staleTime: Infinity,
+  });
+}
+
+export function useReports(profileId: string | null, state: ListState) {
+  const query = listStateToQuery(state);
+  const normalized = normalizeListQuery(query);
+  return useQuery({
+    queryKey: queryKeys.reports(profileId ?? '', normalized),
+    queryFn: () => call('reports:list', query),
+    enabled: profileId !== null,
+    // Keep the previous page on screen while the next loads — but never another profile's.
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === profileId ? keepPreviousData(previous) : undefined,
+  });
+}
+
+export function useReport(profileId: string | null, id: string) {
+  return useQuery({
+    queryKey: queryKeys.report(profileId ?? '', id),
+    queryFn: () => call('reports:get', { id }),
+    enabled: profileId !== null,
+  });
+}
+
+export function useAccount(profileId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.account(profileId ?? ''),
+    queryFn: () => call('account:get'),
+    enabled: profileId !== null,
+  });
+}
+
+export function useCacheStatus(profileId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.cacheStatus(profileId ?? ''),
+    queryFn: () => call('cache:status'),
+    enabled: profileId !== null,
+  });
+}
+
+export function useProjects(profileId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.projects(profileId ?? ''),
+    queryFn: () => call('cache:projects'),
+    enabled: profileId !== null,
+    staleTime: 60_000,
+  });
+}
+
+function isListPage(value: unknown): value is ReportPageResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as ReportPageResult).reports);
+}
+
+/** A report just came back from the service: show it everywhere, then refetch the lists. */
+export function applyReportSaved(client: QueryClient, profileId: string, report: Report): void {
+  const fresh: ReportResult = { report, source: 'network', fetchedAt: new Date().toISOString() };
+  client.setQueryData(queryKeys.report(profileId, report.id), fresh);
+  client.setQueriesData<ReportPageResult>({ queryKey: queryKeys.reportsOf(profileId) }, (page) =>
+    isListPage(page)
+      ? { ...page, reports: page.reports.map((r) => (r.id === report.id ? report : r)) }
+      : page,
+  );
+  void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
+  void client.invalidateQueries({ queryKey: queryKeys.projects(profileId) });
+}
+
+/** A report was deleted: drop it from every cached page at once, then refetch the lists. */
+export function applyReportDeleted(client: QueryClient, profileId: string, id: string): void {
+  client.setQueriesData<ReportPageResult>({ queryKey: queryKeys.reportsOf(profileId) }, (page) => {
+    if (!isListPage(page)) return page;
+    const reports = page.reports.filter((r) => r.id !== id);
+    if (reports.length === page.reports.length) return page;
+    return { ...page, reports, total: page.total === null ? null : Math.max(0, page.total - 1) };
+  });
+  client.removeQueries({ queryKey: queryKeys.report(profileId, id) });
+  void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
+  void client.invalidateQueries({ queryKey: queryKeys.cacheStatus(profileId) });
+}
+
+/** Refetches what the active profile shows (the Refresh command). */
+export function refreshProfileData(client: QueryClient, profileId: string | null): Promise<void> {
+  if (profileId === null) return client.invalidateQueries({ queryKey: queryKeys.profiles });
+  const prefixes: QueryKey[] = [
+    queryKeys.reportsOf(profileId),
+    ['report', profileId],
+    queryKeys.account(profileId),
+    queryKeys.cacheStatus(profileId),
+    queryKeys.projects(profileId),
+    queryKeys.connectivity,
+  ];
+  return Promise.all(prefixes.map((queryKey) => client.invalidateQueries({ queryKey }))).then(
+    () => undefined,
+  );
+}

@@ -1,0 +1,338 @@
+/** Keys & profiles: list, add, rename, replace a key, remove, and choose the active profile. */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { ProfileView } from '../../../shared/contract';
+import type { AppError } from '../../../shared/errors';
+import { ErrorView } from '../components/ErrorView';
+import { FormField } from '../components/FormField';
+import { ConfirmDialog, Modal } from '../components/Modal';
+import { ProfileForm, baseUrlProblem } from '../components/ProfileForm';
+import { LoadingStatus, SkeletonBlock } from '../components/Skeleton';
+import { useToasts } from '../lib/appState';
+import { call, errorOf } from '../lib/bridge';
+import { queryKeys, useProfiles } from '../lib/queries';
+
+const STORAGE_LABELS: Record<ProfileView['keyStorage'], string> = {
+  keychain: 'System keychain',
+  session: 'This session only (forgotten when ReportDesk closes)',
+  none: 'No key stored',
+};
+
+export function keyHintText(profile: ProfileView): string {
+  return profile.keyHint ? `•••• ${profile.keyHint}` : 'No key';
+}
+
+type Dialog =
+  | { kind: 'add' }
+  | { kind: 'edit'; profile: ProfileView }
+  | { kind: 'key'; profile: ProfileView }
+  | { kind: 'remove'; profile: ProfileView }
+  | null;
+
+export function ProfilesScreen() {
+  const client = useQueryClient();
+  const toasts = useToasts();
+  const profiles = useProfiles();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+
+  async function run(id: string, action: () => Promise<void>) {
+    setBusyId(id);
+    setError(null);
+    try {
+      await action();
+    } catch (thrown) {
+      setError(errorOf(thrown));
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  const activate = (profile: ProfileView) =>
+    run(profile.id, async () => {
+      client.setQueryData(queryKeys.profiles, await call('profiles:activate', { id: profile.id }));
+      toasts.show(`Switched to ${profile.name}.`);
+    });
+
+  if (profiles.isPending) {
+    return (
+      <section className="screen">
+        <SkeletonBlock lines={4} />
+        <LoadingStatus label="Loading profiles…" />
+      </section>
+    );
+  }
+  if (profiles.isError) {
+    return (
+      <section className="screen">
+        <ErrorView
+          error={profiles.error}
+          title="The profiles could not be loaded."
+          onRetry={() => void profiles.refetch()}
+        />
+      </section>
+    );
+  }
+  const { activeId } = profiles.data;
+
+  return (
+    <section className="screen" aria-labelledby="profiles-title">
+      <div className="screen-header">
+        <h1 id="profiles-title">Keys &amp; profiles</h1>
+        <button type="button" className="button primary" onClick={() => setDialog({ kind: 'add' })}>
+          Add profile
+        </button>
+      </div>
+      {activeId === null && profiles.data.profiles.length > 0 && (
+        <p className="banner banner-inline">Choose the profile to work with: press “Use” on one of them.</p>
+      )}
+      {error && <ErrorView error={error} hideProfileLinks />}
+      <ul className="profile-list">
+        {profiles.data.profiles.map((profile) => {
+          const active = profile.id === activeId;
+          return (
+            <li
+              key={profile.id}
+              className={active ? 'card profile active' : 'card profile'}
+              aria-current={active ? 'true' : undefined}
+            >
+              <div className="profile-main">
+                <h2 className="profile-name">
+                  {profile.name}
+                  {active && <span className="badge badge-active">Active</span>}
+                  {profile.demo && <span className="badge badge-none">Demo</span>}
+                </h2>
+                <dl className="profile-facts">
+                  <div>
+                    <dt>Base URL</dt>
+                    <dd className="mono">{profile.baseUrl}</dd>
+                  </div>
+                  <div>
+                    <dt>API key</dt>
+                    <dd className="mono">{keyHintText(profile)}</dd>
+                  </div>
+                  <div>
+                    <dt>Stored in</dt>
+                    <dd>{STORAGE_LABELS[profile.keyStorage]}</dd>
+                  </div>
+                </dl>
+              </div>
+              <div className="profile-actions" role="group" aria-label={`Actions for ${profile.name}`}>
+                {!active && (
+                  <button
+                    type="button"
+                    className="button primary"
+                    disabled={busyId !== null}
+                    onClick={() => void activate(profile)}
+                  >
+                    Use
+                  </button>
+                )}
+                <button type="button" className="button" onClick={() => setDialog({ kind: 'edit', profile })}>
+                  Rename
+                </button>
+                <button type="button" className="button" onClick={() => setDialog({ kind: 'key', profile })}>
+                  Replace key
+                </button>
+                <button
+                  type="button"
+                  className="button danger"
+                  onClick={() => setDialog({ kind: 'remove', profile })}
+                >
+                  Remove
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+
+      {dialog?.kind === 'add' && (
+        <Modal title="Add a profile" onClose={() => setDialog(null)}>
+          <ProfileForm
+            submitLabel="Add profile"
+            onCancel={() => setDialog(null)}
+            onSaved={async (profile) => {
+              setDialog(null);
+              await client.invalidateQueries({ queryKey: queryKeys.profiles });
+              toasts.show(`Profile ${profile.name} was added.`);
+            }}
+          />
+        </Modal>
+      )}
+      {dialog?.kind === 'edit' && (
+        <EditProfileDialog profile={dialog.profile} onDone={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'key' && <ReplaceKeyDialog profile={dialog.profile} onDone={() => setDialog(null)} />}
+      {dialog?.kind === 'remove' && (
+        <RemoveProfileDialog profile={dialog.profile} onDone={() => setDialog(null)} />
+      )}
+    </section>
+  );
+}
+
+function EditProfileDialog({ profile, onDone }: { profile: ProfileView; onDone: () => void }) {
+  const client = useQueryClient();
+  const toasts = useToasts();
+  const [name, setName] = useState(profile.name);
+  const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
+  const [error, setError] = useState<AppError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const nameProblem = name.trim() === '' ? 'Give the profile a name.' : null;
+  const urlProblem = baseUrlProblem(baseUrl);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (nameProblem || urlProblem) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const changes = {
+        id: profile.id,
+        name: name.trim(),
+        ...(baseUrl.trim() !== profile.baseUrl ? { baseUrl: baseUrl.trim() } : {}),
+      };
+      await call('profiles:update', changes);
+      await client.invalidateQueries({ queryKey: queryKeys.profiles });
+      toasts.show('The profile was saved.');
+      onDone();
+    } catch (thrown) {
+      setError(errorOf(thrown));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={`Rename ${profile.name}`} onClose={onDone}>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <FormField label="Profile name" errors={nameProblem ? [nameProblem] : error?.fieldErrors?.name}>
+          <input
+            type="text"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={80}
+            data-autofocus
+          />
+        </FormField>
+        <FormField label="Base URL" errors={urlProblem ? [urlProblem] : error?.fieldErrors?.baseUrl}>
+          <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} />
+        </FormField>
+        {error && <ErrorView error={error} hideProfileLinks />}
+        <div className="modal-actions">
+          <button type="button" className="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="submit" className="button primary" disabled={busy || !!nameProblem || !!urlProblem}>
+            {busy ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ReplaceKeyDialog({ profile, onDone }: { profile: ProfileView; onDone: () => void }) {
+  const client = useQueryClient();
+  const toasts = useToasts();
+  const [apiKey, setApiKey] = useState('');
+  const [error, setError] = useState<AppError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const keyProblem = touched && apiKey.trim() === '' ? 'Enter the new API key.' : null;
+
+  async function save(sessionOnly: boolean) {
+    setTouched(true);
+    if (apiKey.trim() === '') return;
+    setBusy(true);
+    setError(null);
+    try {
+      await call('profiles:setKey', { id: profile.id, apiKey, sessionOnly });
+      setApiKey('');
+      // A key for another account clears that profile's cache: everything shown may change.
+      await client.invalidateQueries();
+      toasts.show(`The key of ${profile.name} was replaced.`);
+      onDone();
+    } catch (thrown) {
+      setError(errorOf(thrown));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={`Replace the key of ${profile.name}`} onClose={onDone}>
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save(false);
+        }}
+        noValidate
+      >
+        <p className="muted">
+          The new key is tested against {profile.baseUrl} before it is saved. The old key stays if the test
+          fails.
+        </p>
+        <FormField label="New API key" errors={keyProblem ? [keyProblem] : error?.fieldErrors?.apiKey}>
+          <input
+            type="password"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            data-autofocus
+          />
+        </FormField>
+        {error && <ErrorView error={error} hideProfileLinks onSessionOnly={() => void save(true)} />}
+        <div className="modal-actions">
+          <button type="button" className="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? 'Testing the key…' : 'Test and save'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function RemoveProfileDialog({ profile, onDone }: { profile: ProfileView; onDone: () => void }) {
+  const client = useQueryClient();
+  const toasts = useToasts();
+  const [error, setError] = useState<AppError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function remove() {
+    setBusy(true);
+    setError(null);
+    try {
+      const state = await call('profiles:remove', { id: profile.id });
+      client.setQueryData(queryKeys.profiles, state);
+      client.removeQueries({ predicate: (q) => q.queryKey[1] === profile.id });
+      toasts.show(`Profile ${profile.name} was removed.`);
+      onDone();
+    } catch (thrown) {
+      setError(errorOf(thrown));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <ConfirmDialog
+      title={`Remove ${profile.name}?`}
+      confirmLabel="Remove profile"
+      busy={busy}
+      error={error ? <ErrorView error={error} hideProfileLinks /> : null}
+      onConfirm={() => void remove()}
+      onCancel={onDone}
+    >
+      <p>
+        This deletes the key from the keychain and the cached data of <strong>{profile.name}</strong> (
+        {profile.baseUrl}). The reports on the Report Service are not touched.
+      </p>
+    </ConfirmDialog>
+  );
+}

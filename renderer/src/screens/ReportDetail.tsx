@@ -1,0 +1,208 @@
+/** One report: the known fields laid out, every other field the service sent, and actions. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Report } from '../../../shared/model';
+import { DateText, PrivacyBadge, ResultBadge } from '../components/Badges';
+import { ErrorView } from '../components/ErrorView';
+import { FieldTable } from '../components/FieldValue';
+import { ConfirmDialog } from '../components/Modal';
+import { SkeletonBlock, LoadingStatus } from '../components/Skeleton';
+import { useReportVisibleSource, useToasts, useWriteBlockReason } from '../lib/appState';
+import { call, errorOf } from '../lib/bridge';
+import { ageOf } from '../lib/format';
+import { applyReportDeleted, useReport } from '../lib/queries';
+import { navigate } from '../lib/router';
+
+export const KNOWN_FIELDS = ['id', 'url', 'result', 'generated_at', 'privacy', 'project'] as const;
+
+/** The fields the detail screen does not lay out itself, in the order the service sent them. */
+export function otherFields(report: Report): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(report)) {
+    if (!(KNOWN_FIELDS as readonly string[]).includes(key)) rest[key] = value;
+  }
+  return rest;
+}
+
+export function ReportDetail({ profileId, id }: { profileId: string; id: string }) {
+  const client = useQueryClient();
+  const toasts = useToasts();
+  const query = useReport(profileId, id);
+  const writeBlock = useWriteBlockReason();
+  const [confirming, setConfirming] = useState(false);
+  useReportVisibleSource(query.data);
+
+  const remove = useMutation({
+    mutationFn: () => call('reports:delete', { id }),
+    onSuccess: () => {
+      setConfirming(false);
+      navigate('/reports');
+      applyReportDeleted(client, profileId, id);
+      toasts.show(`Report ${id} was deleted.`);
+    },
+  });
+
+  if (query.isPending) {
+    return (
+      <section className="screen" aria-label="Report">
+        <a className="back-link" href="#/reports">
+          ‹ Reports
+        </a>
+        <SkeletonBlock lines={6} />
+        <LoadingStatus label="Loading the report…" />
+      </section>
+    );
+  }
+  if (query.isError) {
+    return (
+      <section className="screen" aria-label="Report">
+        <a className="back-link" href="#/reports">
+          ‹ Reports
+        </a>
+        <ErrorView
+          error={query.error}
+          title={`Report ${id} could not be loaded.`}
+          onRetry={() => void query.refetch()}
+        />
+      </section>
+    );
+  }
+
+  const { report, source, fetchedAt } = query.data;
+  const extra = otherFields(report);
+
+  async function copyUrl() {
+    try {
+      await navigator.clipboard.writeText(report.url);
+      toasts.show('The URL was copied.');
+    } catch {
+      toasts.show(
+        'The URL could not be copied: the clipboard is not available. Select the URL and copy it.',
+        'error',
+      );
+    }
+  }
+
+  async function openInBrowser() {
+    try {
+      await call('shell:openExternal', { url: report.url });
+    } catch (thrown) {
+      toasts.show(errorOf(thrown).message, 'error');
+    }
+  }
+
+  return (
+    <section className="screen screen-detail" aria-labelledby="report-title">
+      <a className="back-link" href="#/reports">
+        ‹ Reports
+      </a>
+      <div className="screen-header">
+        <div>
+          <h1 id="report-title" className="report-url">
+            {report.url}
+          </h1>
+          <p className="muted">
+            Report {report.id}
+            {source === 'cache' && <> · from the offline copy, saved {ageOf(fetchedAt)} ago</>}
+          </p>
+        </div>
+      </div>
+      <div className="action-row" role="group" aria-label="Report actions">
+        <button type="button" className="button" onClick={() => void copyUrl()}>
+          Copy URL
+        </button>
+        <button type="button" className="button" onClick={() => void openInBrowser()}>
+          Open in browser
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={writeBlock !== null}
+          title={writeBlock ?? undefined}
+          onClick={() => navigate(`/reports/${report.id}/privacy`)}
+        >
+          Edit privacy
+        </button>
+        <button
+          type="button"
+          className="button danger"
+          disabled={writeBlock !== null}
+          title={writeBlock ?? undefined}
+          onClick={() => {
+            remove.reset();
+            setConfirming(true);
+          }}
+        >
+          Delete
+        </button>
+      </div>
+      {writeBlock && <p className="muted write-block">{writeBlock}</p>}
+
+      <div className="card">
+        <dl className="fields">
+          <div className="field-row">
+            <dt>Result</dt>
+            <dd>
+              <ResultBadge result={report.result} />
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Privacy</dt>
+            <dd>
+              <PrivacyBadge privacy={report.privacy} />
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Generated</dt>
+            <dd>
+              <DateText value={report.generated_at} />
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>Project</dt>
+            <dd>
+              {report.project === null || report.project === undefined ? (
+                <span className="muted">None</span>
+              ) : (
+                String(report.project)
+              )}
+            </dd>
+          </div>
+          <div className="field-row">
+            <dt>URL</dt>
+            <dd className="field-text">{report.url}</dd>
+          </div>
+          <div className="field-row">
+            <dt>ID</dt>
+            <dd className="mono">{report.id}</dd>
+          </div>
+        </dl>
+      </div>
+
+      <h2 className="section-title">More from the service</h2>
+      <div className="card" aria-label="Other fields">
+        {Object.keys(extra).length === 0 ? (
+          <p className="muted">The service sent no other fields.</p>
+        ) : (
+          <FieldTable fields={extra} />
+        )}
+      </div>
+
+      {confirming && (
+        <ConfirmDialog
+          title="Delete this report?"
+          confirmLabel="Delete report"
+          busy={remove.isPending}
+          error={remove.isError ? <ErrorView error={remove.error} /> : null}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            The report for <strong className="break">{report.url}</strong> will be deleted from the Report
+            Service. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,428 @@
+/** The reports list: search, filters, sort, page size and paging, kept per profile. */
+import { useEffect, useRef, useState } from 'react';
+import {
+  PER_PAGE_VALUES,
+  REPORT_RESULTS,
+  type PerPage,
+  type ReportResult,
+  type SortBy,
+} from '../../../shared/model';
+import { DateText, PrivacyBadge, ResultBadge } from '../components/Badges';
+import { ErrorView } from '../components/ErrorView';
+import { LoadingStatus, SkeletonRows } from '../components/Skeleton';
+import { useReportVisibleSource, useWriteBlockReason } from '../lib/appState';
+import { ageOf } from '../lib/format';
+import {
+  activeFilters,
+  changeListState,
+  clearFilters,
+  loadListState,
+  pageWindow,
+  saveListState,
+  type ListState,
+} from '../lib/listState';
+import { useProjects, useReports } from '../lib/queries';
+import { navigate } from '../lib/router';
+
+export const SEARCH_INPUT_ID = 'report-search';
+const SEARCH_DEBOUNCE_MS = 300;
+const FOCUS_SEARCH_EVENT = 'reportdesk:focus-search';
+let searchFocusPending = false;
+
+/** Ctrl/Cmd+F and the menu: open the list if needed, then put the cursor in the search box. */
+export function requestSearchFocus(): void {
+  const input = document.getElementById(SEARCH_INPUT_ID);
+  if (input) {
+    (input as HTMLInputElement).focus();
+    (input as HTMLInputElement).select();
+    return;
+  }
+  searchFocusPending = true;
+  navigate('/reports');
+  window.dispatchEvent(new Event(FOCUS_SEARCH_EVENT));
+}
+
+const SORT_LABELS: Record<SortBy, string> = {
+  id: 'Date created (id)',
+  generated_at: 'Date generated',
+  url: 'URL',
+  result: 'Result',
+};
+const COLUMNS: { key: SortBy | 'privacy' | 'project'; label: string; sortable: boolean }[] = [
+  { key: 'id', label: 'ID', sortable: true },
+  { key: 'url', label: 'URL', sortable: true },
+  { key: 'result', label: 'Result', sortable: true },
+  { key: 'privacy', label: 'Privacy', sortable: false },
+  { key: 'project', label: 'Project', sortable: false },
+  { key: 'generated_at', label: 'Generated', sortable: true },
+];
+
+/** A text box whose value reaches the list state only after the user pauses typing. */
+function useDebouncedText(
+  committed: string,
+  commit: (value: string) => void,
+): [string, (value: string) => void] {
+  const [text, setText] = useState(committed);
+  const [lastCommitted, setLastCommitted] = useState(committed);
+  // A change from outside (Clear filters, restore) replaces what is in the box.
+  if (committed !== lastCommitted) {
+    setLastCommitted(committed);
+    setText(committed);
+  }
+  const commitRef = useRef(commit);
+  useEffect(() => {
+    commitRef.current = commit;
+  });
+  useEffect(() => {
+    if (text === committed) return;
+    const timer = window.setTimeout(() => commitRef.current(text), SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [text, committed]);
+  return [text, setText];
+}
+
+export function ReportsList({ profileId }: { profileId: string }) {
+  const [state, setState] = useState<ListState>(() => loadListState(profileId));
+  const update = (change: Partial<ListState>) => setState((current) => changeListState(current, change));
+  useEffect(() => saveListState(profileId, state), [profileId, state]);
+
+  const reports = useReports(profileId, state);
+  const projects = useProjects(profileId);
+  const writeBlock = useWriteBlockReason();
+  useReportVisibleSource(reports.data);
+
+  const [searchText, setSearchText] = useDebouncedText(state.search, (search) => update({ search }));
+  const [projectText, setProjectText] = useDebouncedText(state.project, (project) => update({ project }));
+
+  const searchRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const focus = () => {
+      searchFocusPending = false;
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    };
+    if (searchFocusPending) focus();
+    window.addEventListener(FOCUS_SEARCH_EVENT, focus);
+    return () => window.removeEventListener(FOCUS_SEARCH_EVENT, focus);
+  }, []);
+
+  // After a delete the last page can vanish: step back to the new last page (adjusting state
+  // while rendering, as React recommends over an effect).
+  const lastPage = reports.isPlaceholderData ? null : (reports.data?.lastPage ?? null);
+  if (lastPage !== null && lastPage >= 1 && state.page > lastPage) setState({ ...state, page: lastPage });
+
+  const page = reports.data;
+  const filters = activeFilters(state);
+
+  function sortByColumn(key: SortBy) {
+    if (state.sortBy === key) update({ sort: state.sort === 'asc' ? 'desc' : 'asc' });
+    else update({ sortBy: key, sort: key === 'url' ? 'asc' : 'desc' });
+  }
+
+  return (
+    <section className="screen screen-list" aria-labelledby="reports-title">
+      <div className="screen-header">
+        <h1 id="reports-title">Reports</h1>
+        <div className="screen-actions">
+          {page?.source === 'cache' && (
+            <span className="source-note" title={new Date(page.fetchedAt).toLocaleString()}>
+              From the offline copy, saved {ageOf(page.fetchedAt)} ago
+            </span>
+          )}
+          <button
+            type="button"
+            className="button primary"
+            disabled={writeBlock !== null}
+            title={writeBlock ?? 'New report (Ctrl+N)'}
+            onClick={() => navigate('/reports/new')}
+          >
+            New report
+          </button>
+        </div>
+      </div>
+
+      <div className="toolbar" role="search">
+        <div className="toolbar-field grow">
+          <label htmlFor={SEARCH_INPUT_ID}>Search URL</label>
+          <input
+            id={SEARCH_INPUT_ID}
+            ref={searchRef}
+            type="search"
+            value={searchText}
+            placeholder="Search by URL (Ctrl+F)"
+            onChange={(e) => setSearchText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') update({ search: searchText });
+            }}
+            spellCheck={false}
+          />
+        </div>
+        <div className="toolbar-field">
+          <label htmlFor="filter-result">Result</label>
+          <select
+            id="filter-result"
+            value={state.result ?? ''}
+            onChange={(e) =>
+              update({ result: e.target.value === '' ? null : (e.target.value as ReportResult) })
+            }
+          >
+            <option value="">Any</option>
+            {REPORT_RESULTS.map((r) => (
+              <option key={r} value={r}>
+                {r.charAt(0).toUpperCase() + r.slice(1)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="toolbar-field">
+          <label htmlFor="filter-project">Project</label>
+          <input
+            id="filter-project"
+            type="text"
+            list="project-suggestions"
+            value={projectText}
+            placeholder="Any project"
+            onChange={(e) => setProjectText(e.target.value)}
+            // The cache learns projects as pages arrive: refresh the suggestions on entry.
+            onFocus={() => void projects.refetch()}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') update({ project: projectText });
+            }}
+          />
+          <datalist id="project-suggestions">
+            {(projects.data ?? []).map((p) => (
+              <option key={p} value={p} />
+            ))}
+          </datalist>
+        </div>
+        <div className="toolbar-field">
+          <label htmlFor="sort-by">Sort by</label>
+          <select
+            id="sort-by"
+            value={state.sortBy}
+            onChange={(e) => update({ sortBy: e.target.value as SortBy })}
+          >
+            {Object.entries(SORT_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="toolbar-field">
+          <label htmlFor="sort-direction">Order</label>
+          <select
+            id="sort-direction"
+            value={state.sort}
+            onChange={(e) => update({ sort: e.target.value === 'asc' ? 'asc' : 'desc' })}
+          >
+            <option value="desc">Descending</option>
+            <option value="asc">Ascending</option>
+          </select>
+        </div>
+        <div className="toolbar-field">
+          <label htmlFor="per-page">Per page</label>
+          <select
+            id="per-page"
+            value={state.perPage}
+            onChange={(e) => update({ perPage: Number(e.target.value) as PerPage })}
+          >
+            {PER_PAGE_VALUES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      {reports.isFetching && page && <div className="fetch-bar" aria-hidden="true" />}
+
+      {reports.isError && !page ? (
+        <ErrorView
+          error={reports.error}
+          title="The reports could not be loaded."
+          onRetry={() => void reports.refetch()}
+        />
+      ) : (
+        <>
+          {reports.isError && page && (
+            <ErrorView
+              error={reports.error}
+              title="The list could not be refreshed."
+              onRetry={() => void reports.refetch()}
+            />
+          )}
+          <div className="table-wrap">
+            <table className="table" aria-busy={reports.isPending} aria-label="Reports">
+              <thead>
+                <tr>
+                  {COLUMNS.map((col) => {
+                    const sorted = col.sortable && state.sortBy === col.key;
+                    return (
+                      <th
+                        key={col.key}
+                        scope="col"
+                        aria-sort={sorted ? (state.sort === 'asc' ? 'ascending' : 'descending') : undefined}
+                      >
+                        {col.sortable ? (
+                          <button
+                            type="button"
+                            className="th-button"
+                            onClick={() => sortByColumn(col.key as SortBy)}
+                          >
+                            {col.label}
+                            <span className="sort-mark" aria-hidden="true">
+                              {sorted ? (state.sort === 'asc' ? '▲' : '▼') : ''}
+                            </span>
+                          </button>
+                        ) : (
+                          col.label
+                        )}
+                      </th>
+                    );
+                  })}
+                </tr>
+              </thead>
+              <tbody>
+                {reports.isPending && (
+                  <SkeletonRows rows={Math.min(state.perPage, 10)} columns={COLUMNS.length} />
+                )}
+                {page?.reports.map((report) => (
+                  <tr key={report.id} className="clickable" onClick={() => navigate(`/reports/${report.id}`)}>
+                    <td className="mono">{report.id}</td>
+                    <td className="url-cell">
+                      <a
+                        href={`#/reports/${encodeURIComponent(report.id)}`}
+                        onClick={(e) => e.stopPropagation()}
+                      >
+                        {report.url}
+                      </a>
+                    </td>
+                    <td>
+                      <ResultBadge result={report.result} />
+                    </td>
+                    <td>
+                      <PrivacyBadge privacy={report.privacy} />
+                    </td>
+                    <td>
+                      {report.project === null || report.project === undefined ? (
+                        <span className="muted">—</span>
+                      ) : (
+                        String(report.project)
+                      )}
+                    </td>
+                    <td>
+                      <DateText value={report.generated_at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {reports.isPending && <LoadingStatus label="Loading reports…" />}
+            {page && page.reports.length === 0 && (
+              <div className="empty-state" role="status">
+                {filters.length > 0 ? (
+                  <>
+                    <p>
+                      No reports match: {filters.join(', ')}
+                      {state.page > 1 ? ` on page ${state.page}` : ''}.
+                    </p>
+                    <button type="button" className="button" onClick={() => setState(clearFilters(state))}>
+                      Clear filters
+                    </button>
+                  </>
+                ) : state.page > 1 ? (
+                  <>
+                    <p>Page {state.page} is empty.</p>
+                    <button type="button" className="button" onClick={() => update({ page: 1 })}>
+                      Go to the first page
+                    </button>
+                  </>
+                ) : (
+                  <>
+                    <p>There are no reports yet.</p>
+                    <button
+                      type="button"
+                      className="button primary"
+                      disabled={writeBlock !== null}
+                      title={writeBlock ?? undefined}
+                      onClick={() => navigate('/reports/new')}
+                    >
+                      Create a report
+                    </button>
+                  </>
+                )}
+              </div>
+            )}
+          </div>
+          {page && (
+            <Pagination
+              state={state}
+              total={page.total}
+              lastPage={page.lastPage}
+              count={page.reports.length}
+              onPage={(p) => update({ page: p })}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+interface PaginationProps {
+  state: ListState;
+  total: number | null;
+  lastPage: number | null;
+  count: number;
+  onPage: (page: number) => void;
+}
+
+function Pagination({ state, total, lastPage, count, onPage }: PaginationProps) {
+  const { page, perPage } = state;
+  const first = count === 0 ? 0 : (page - 1) * perPage + 1;
+  const last = (page - 1) * perPage + count;
+  // Without a total the service did not say how many pages there are: a full page suggests more.
+  const hasNext = lastPage !== null ? page < lastPage : count === perPage;
+  return (
+    <nav className="pagination" aria-label="Pages">
+      <span className="muted" aria-live="polite">
+        {count === 0
+          ? 'No reports on this page'
+          : total !== null
+            ? `Showing ${first}–${last} of ${total}`
+            : `Showing ${first}–${last}`}
+      </span>
+      <div className="pages">
+        <button type="button" className="button small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          ‹ Previous
+        </button>
+        {lastPage !== null &&
+          lastPage > 1 &&
+          pageWindow(page, lastPage).map((p, i) =>
+            p === null ? (
+              <span key={`gap-${i}`} className="page-gap" aria-hidden="true">
+                …
+              </span>
+            ) : (
+              <button
+                key={p}
+                type="button"
+                className={p === page ? 'button small page current' : 'button small page'}
+                aria-current={p === page ? 'page' : undefined}
+                aria-label={`Page ${p}`}
+                onClick={() => onPage(p)}
+              >
+                {p}
+              </button>
+            ),
+          )}
+        {lastPage === null && <span className="page-only">Page {page}</span>}
+        <button type="button" className="button small" disabled={!hasNext} onClick={() => onPage(page + 1)}>
+          Next ›
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,119 @@
+/** Settings: the offline copy — its size, "Make available offline", and "Clear cache". */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ErrorView } from '../components/ErrorView';
+import { ConfirmDialog } from '../components/Modal';
+import { SyncProgressBar } from '../components/Shell';
+import { SkeletonBlock } from '../components/Skeleton';
+import { DateText } from '../components/Badges';
+import { useSync, useToasts, useWriteBlockReason } from '../lib/appState';
+import { call } from '../lib/bridge';
+import { formatBytes } from '../lib/format';
+import { queryKeys, useCacheStatus } from '../lib/queries';
+
+export function SettingsScreen({ profileId }: { profileId: string }) {
+  const client = useQueryClient();
+  const toasts = useToasts();
+  const status = useCacheStatus(profileId);
+  const sync = useSync();
+  const offlineReason = useWriteBlockReason();
+  const [confirmClear, setConfirmClear] = useState(false);
+
+  const clear = useMutation({
+    mutationFn: () => call('cache:clear'),
+    onSuccess: (next) => {
+      setConfirmClear(false);
+      client.setQueryData(queryKeys.cacheStatus(profileId), next);
+      // Cached answers were just removed: what is on screen must be asked for again.
+      void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
+      void client.invalidateQueries({ queryKey: queryKeys.projects(profileId) });
+      toasts.show('The offline copy was cleared.');
+    },
+  });
+
+  return (
+    <section className="screen" aria-labelledby="settings-title">
+      <h1 id="settings-title">Settings</h1>
+      <h2 className="section-title">Offline copy</h2>
+      <div className="card">
+        {status.isPending && <SkeletonBlock lines={3} />}
+        {status.isError && <ErrorView error={status.error} onRetry={() => void status.refetch()} />}
+        {status.data && (
+          <dl className="fields">
+            <div className="field-row">
+              <dt>Reports saved for this profile</dt>
+              <dd>{status.data.reportCount}</dd>
+            </div>
+            <div className="field-row">
+              <dt>Cache size (all profiles)</dt>
+              <dd>{formatBytes(status.data.sizeBytes)}</dd>
+            </div>
+            <div className="field-row">
+              <dt>Last made available offline</dt>
+              <dd>
+                {status.data.lastFullSyncAt ? (
+                  <DateText value={status.data.lastFullSyncAt} />
+                ) : (
+                  <span className="muted">Never</span>
+                )}
+              </dd>
+            </div>
+          </dl>
+        )}
+        <p className="field-hint">
+          “Make available offline” downloads every report of this profile so you can browse and search them
+          without a connection. Reports you open are saved as you go.
+        </p>
+        {sync.running && <SyncProgressBar />}
+        {sync.error && (
+          <ErrorView
+            error={sync.error}
+            title="Making reports available offline failed."
+            onRetry={sync.start}
+          />
+        )}
+        {sync.summary && !sync.running && (
+          <p className="success" role="status">
+            {sync.summary.fetched} reports are available offline ({sync.summary.removed} removed that no
+            longer exist).
+          </p>
+        )}
+        <div className="form-actions">
+          <button
+            type="button"
+            className="button primary"
+            onClick={sync.start}
+            disabled={sync.running || offlineReason !== null}
+            title={offlineReason ?? undefined}
+          >
+            {sync.running ? 'Downloading…' : 'Make available offline'}
+          </button>
+          <button
+            type="button"
+            className="button danger"
+            onClick={() => setConfirmClear(true)}
+            disabled={sync.running}
+          >
+            Clear cache
+          </button>
+        </div>
+      </div>
+
+      {confirmClear && (
+        <ConfirmDialog
+          title="Clear the offline copy?"
+          confirmLabel="Clear cache"
+          busy={clear.isPending}
+          error={clear.isError ? <ErrorView error={clear.error} /> : null}
+          onConfirm={() => clear.mutate()}
+          onCancel={() => setConfirmClear(false)}
+        >
+          <p>
+            The saved reports and account data are removed from this computer. The reports on the Report
+            Service are not touched. While offline, nothing will be left to show.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_MESSAGES, ERROR_KINDS, appError, type ErrorKind } from '../../shared/errors';
+import { ErrorView, RETRYABLE_KINDS } from '../../renderer/src/components/ErrorView';
+import { CallError, call } from '../../renderer/src/lib/bridge';
+import { installFakeBridge, failWith } from './helpers';
+
+afterEach(cleanup);
+
+describe('ErrorView shows every error kind', () => {
+  it.each(ERROR_KINDS.map((kind) => [kind]))(
+    '%s: its sentence, and retry only where retrying can help',
+    (kind: ErrorKind) => {
+      const onRetry = vi.fn();
+      render(<ErrorView error={appError(kind)} onRetry={onRetry} onSessionOnly={() => {}} />);
+      const alert = screen.getByRole('alert');
+      expect(alert.textContent).toContain(DEFAULT_MESSAGES[kind]);
+      expect(alert.textContent).not.toMatch(/at \w+ \(|Error:/);
+      const retry = within(alert).queryByRole('button', { name: 'Retry' });
+      if (RETRYABLE_KINDS.includes(kind)) {
+        expect(retry).not.toBeNull();
+        fireEvent.click(retry!);
+        expect(onRetry).toHaveBeenCalledOnce();
+      } else {
+        expect(retry).toBeNull();
+      }
+      const sessionOnly = within(alert).queryByRole('button', { name: 'Use for this session only' });
+      expect(sessionOnly !== null).toBe(kind === 'keychain_unavailable');
+    },
+  );
+
+  it('sends rejected keys to Keys & profiles and a missing profile to set-up', () => {
+    for (const kind of ['unauthorized', 'forbidden', 'insecure_url'] as const) {
+      const { unmount } = render(<ErrorView error={appError(kind)} />);
+      expect(screen.getByRole('link', { name: 'Open Keys & profiles' }).getAttribute('href')).toBe(
+        '#/profiles',
+      );
+      unmount();
+    }
+    render(<ErrorView error={appError('no_profile')} />);
+    expect(screen.getByRole('link', { name: 'Add a profile' }).getAttribute('href')).toBe('#/welcome');
+  });
+
+  it('lists the field errors of a validation error and the wait of a rate limit', () => {
+    render(
+      <ErrorView
+        error={appError('validation', undefined, {
+          fieldErrors: { url: ['The url has already been taken.'] },
+        })}
+      />,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('url: The url has already been taken.');
+    cleanup();
+    render(<ErrorView error={appError('rate_limited', undefined, { retryAfterSeconds: 30 })} />);
+    expect(screen.getByRole('alert').textContent).toContain('wait 30 seconds');
+  });
+
+  it('turns anything thrown that is not an AppError into the internal sentence, without its stack', () => {
+    render(<ErrorView error={new TypeError('x is undefined at foo.js:1')} />);
+    expect(screen.getByRole('alert').textContent).toContain(DEFAULT_MESSAGES.internal);
+    expect(screen.getByRole('alert').textContent).not.toContain('foo.js');
+  });
+});
+
+describe('call()', () => {
+  it('returns the value of an ok result', async () => {
+    installFakeBridge({ 'cache:projects': () => ['a', 'b'] });
+    await expect(call('cache:projects')).resolves.toEqual(['a', 'b']);
+  });
+
+  it('throws a CallError carrying the AppError of a failed result', async () => {
+    installFakeBridge({
+      'reports:create': () =>
+        failWith({ kind: 'validation', message: 'Bad url.', fieldErrors: { url: ['Bad url.'] } }),
+    });
+    const thrown = await call('reports:create', { url: 'https://x.test' }).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(CallError);
+    expect((thrown as CallError).kind).toBe('validation');
+    expect((thrown as CallError).message).toBe('Bad url.');
+    expect((thrown as CallError).fieldErrors).toEqual({ url: ['Bad url.'] });
+  });
+
+  it('explains a missing or broken bridge as a sentence', async () => {
+    delete window.reportDesk;
+    const missing = (await call('profiles:list').catch((e: unknown) => e)) as CallError;
+    expect(missing.kind).toBe('internal');
+    expect(missing.message).toMatch(/could not connect to its core/);
+    window.reportDesk = { invoke: () => Promise.reject(new Error('socket closed')), on: () => () => {} };
+    const broken = (await call('profiles:list').catch((e: unknown) => e)) as CallError;
+    expect(broken.kind).toBe('internal');
+    expect(broken.message).not.toContain('socket');
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Test helpers: a fake `window.reportDesk` (the renderer's only boundary) and a render function
+ * with the app's providers around a screen.
+ */
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import type { Channel, ChannelInput, ChannelOutput, EventName, EventPayloads } from '../../shared/contract';
+import { AppFailure, appError, type AppError } from '../../shared/errors';
+import { SyncProvider, ToastProvider } from '../../renderer/src/lib/appState';
+import { createQueryClient } from '../../renderer/src/lib/queries';
+
+export type FakeHandlers = {
+  [C in Channel]?: (input: ChannelInput<C>) => ChannelOutput<C> | Promise<ChannelOutput<C>>;
+};
+
+export interface FakeBridge {
+  calls: { channel: Channel; input: unknown }[];
+  callsTo(channel: Channel): unknown[];
+  emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
+}
+
+/** Throw this from a fake handler to make the channel answer `{ ok: false, error }`. */
+export function failWith(error: Partial<AppError> & Pick<AppError, 'kind'>): never {
+  throw new AppFailure({ ...appError(error.kind), ...error });
+}
+
+export function installFakeBridge(handlers: FakeHandlers): FakeBridge {
+  const calls: FakeBridge['calls'] = [];
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  window.reportDesk = {
+    async invoke(channel, input) {
+      calls.push({ channel, input });
+      const handler = handlers[channel] as ((input: unknown) => unknown) | undefined;
+      if (!handler)
+        return { ok: false, error: appError('internal', `The fake has no handler for ${channel}.`) };
+      try {
+        return { ok: true, value: (await handler(input)) as never };
+      } catch (thrown) {
+        if (thrown instanceof AppFailure) return { ok: false, error: thrown.error };
+        throw thrown;
+      }
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (payload: unknown) => void);
+      listeners.set(event, set);
+      return () => set.delete(listener as (payload: unknown) => void);
+    },
+  };
+  return {
+    calls,
+    callsTo: (channel) => calls.filter((c) => c.channel === channel).map((c) => c.input),
+    emit: (event, payload) => listeners.get(event)?.forEach((listener) => listener(payload)),
+  };
+}
+
+export function renderWithApp(ui: ReactNode, client: QueryClient = createQueryClient()) {
+  const result = render(
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <SyncProvider>{ui}</SyncProvider>
+      </ToastProvider>
+    </QueryClientProvider>,
+  );
+  return { ...result, client };
+}
+
+export const ONLINE = { online: true, since: '2025-01-01T10:00:00.000Z', lastError: null };
+export const OFFLINE = {
+  online: false,
+  since: '2025-01-01T10:00:00.000Z',
+  lastError: appError('network'),
+};
+
+export const PROFILE = {
+  id: 'p1',
+  name: 'Work',
+  baseUrl: 'https://reports.example.com',
+  allowInsecureHttp: false,
+  keyHint: 'abcd',
+  hasKey: true,
+  keyStorage: 'keychain' as const,
+  demo: false,
+};
