@@ -31,6 +31,9 @@ if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules
   ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# keytar and better-sqlite3 built for Node (npm start may have switched them to Electron's ABI).
+node scripts/native-modules.mjs node
+
 # The Electron runtime: fetched where its download host is reachable, otherwise skipped.
 # Only the Electron end-to-end tests and `npm start` need it.
 if ! node -e "require('fs').accessSync(require('electron'))" 2>/dev/null; then
