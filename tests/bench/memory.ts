@@ -1,0 +1,72 @@
+/**
+ * memory: resident memory of the core holding 100,000 cached reports, after a walk through
+ * every page (per_page 100) with the gateway offline. This process fills the cache file; a
+ * child process (tests/bench/memoryChild.ts) opens the core on it and walks, so the figure is
+ * the core's alone, not the generator's or the benchmark runner's.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ReportCache } from '../../electron/core/cache/reportCache';
+import { fixedConnectionScope } from '../../electron/core/gateway/gateway';
+import { emit, freeLoopbackPort, info, note, round, tempDir } from './common';
+import { OFFLINE_REPORT_COUNT, fillCache } from './offlineQuery';
+
+const BENCH = 'memory';
+const MB = 1024 * 1024;
+/** Not a real key: the child never reaches a service with it (nothing listens on its port). */
+const BENCH_KEY = 'bench-offline-key-0000';
+
+export interface MemoryChildReport {
+  pages: number;
+  reports: number;
+  rssStartBytes: number;
+  rssAfterWalkBytes: number;
+  heapUsedAfterWalkBytes: number;
+}
+
+export async function runMemory(): Promise<void> {
+  const dir = tempDir(BENCH);
+  try {
+    const dataDir = join(dir.path, 'data');
+    // A port nothing listens on: the gateway's first request fails and it serves the cache.
+    const baseUrl = `http://127.0.0.1:${await freeLoopbackPort()}`;
+    const cache = ReportCache.open(join(dataDir, 'cache.sqlite'));
+    try {
+      fillCache(cache, fixedConnectionScope(baseUrl, BENCH_KEY), null);
+    } finally {
+      cache.close();
+    }
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        join(import.meta.dirname, 'memoryChild.ts'),
+        dataDir,
+        baseUrl,
+        BENCH_KEY,
+      ],
+      { maxBuffer: MB },
+    );
+    const child = JSON.parse(stdout.trim().split('\n').pop() ?? '') as MemoryChildReport;
+    if (child.reports !== OFFLINE_REPORT_COUNT) {
+      throw new Error(`The walk saw ${child.reports} reports, not ${OFFLINE_REPORT_COUNT}.`);
+    }
+    note(BENCH, `walked ${child.pages} pages, ${child.reports} reports, all from the cache`);
+    const rss = child.rssAfterWalkBytes / MB;
+    emit({
+      bench: BENCH,
+      metric: 'rss_after_walk',
+      value: round(rss, 1),
+      unit: 'MB',
+      goal: '<= 200 MB',
+      met: rss <= 200,
+    });
+    info(BENCH, 'rss_core_started', round(child.rssStartBytes / MB, 1), 'MB');
+    info(BENCH, 'heap_used_after_walk', round(child.heapUsedAfterWalkBytes / MB, 1), 'MB');
+  } finally {
+    dir.remove();
+  }
+}

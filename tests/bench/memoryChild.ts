@@ -1,0 +1,49 @@
+/**
+ * Run by tests/bench/memory.ts as
+ *   node --expose-gc --import tsx tests/bench/memoryChild.ts <data dir> <base URL> <key>
+ * Opens the core on a data dir whose cache already holds the reports, walks every page at
+ * per_page 100 through 'reports:list' (offline: nothing listens at the base URL), and prints
+ * one JSON line: pages, reports and memory figures.
+ */
+import { dispatch } from '../../electron/core/ipc/dispatch';
+import { MemoryKeyStore } from '../../electron/core/keys/keyStore';
+import { createCoreServices } from '../../electron/core/services';
+import type { ReportPageResult } from '../../shared/contract';
+import type { MemoryChildReport } from './memory';
+
+const [dataDir, baseUrl, apiKey] = process.argv.slice(2);
+const settle = () => (globalThis as { gc?: () => void }).gc?.();
+
+settle();
+const core = await createCoreServices({
+  dataDir,
+  keyStore: new MemoryKeyStore(),
+  probeIntervalMs: 0,
+  fixedConnection: { baseUrl, apiKey, allowInsecureHttp: false },
+  client: { timeoutMs: 2_000, retry: { maxAttempts: 1 } },
+});
+settle();
+const rssStartBytes = process.memoryUsage().rss;
+
+let pages = 0;
+let reports = 0;
+for (let page = 1; ; page++) {
+  const result = await dispatch(core.handlers, 'reports:list', { per_page: 100, page });
+  if (!result.ok) throw new Error(`page ${page}: ${result.error.message}`);
+  const value = result.value as ReportPageResult;
+  if (value.source !== 'cache') throw new Error(`page ${page} came from ${value.source}, not the cache`);
+  pages += 1;
+  reports += value.reports.length;
+  if (value.lastPage === null || page >= value.lastPage) break;
+}
+settle();
+const usage = process.memoryUsage();
+const report: MemoryChildReport = {
+  pages,
+  reports,
+  rssStartBytes,
+  rssAfterWalkBytes: usage.rss,
+  heapUsedAfterWalkBytes: usage.heapUsed,
+};
+await core.close();
+process.stdout.write(JSON.stringify(report) + '\n');
