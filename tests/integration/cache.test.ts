@@ -149,6 +149,23 @@ describe('ReportCache', () => {
     });
   });
 
+  it('re-stamps an unchanged report only when its fetch time is over a minute old', () => {
+    const [report] = generateReports(1);
+    const at = (seconds: number) => new Date(Date.parse(T1) + seconds * 1000).toISOString();
+    cache.putReport('p', report, at(0));
+    cache.putReport('p', report, at(30));
+    // Within the minute nothing is written: the age shown is minute-grained anyway.
+    expect(cache.getReport('p', report.id)?.fetchedAt).toBe(at(0));
+    cache.putReport('p', report, at(90));
+    expect(cache.getReport('p', report.id)?.fetchedAt).toBe(at(90));
+    // A changed record is always written, with its new fetch time.
+    cache.putReport('p', { ...report, result: 'bad', extra: 1 }, at(100));
+    expect(cache.getReport('p', report.id)).toMatchObject({
+      fetchedAt: at(100),
+      report: { result: 'bad', extra: 1 },
+    });
+  });
+
   it('keeps totals right through updates that move a report between filters, and deletes', () => {
     cache.putReports('p', generateReports(12), T1);
     const total = (q: ListQuery) => cache.query('p', normalizeListQuery(q)).page.total;

@@ -6,6 +6,19 @@
 /** Keys that may hold a secret; never written to the cache, at any depth of a record. */
 const SECRET_KEY = /^(password|api[_-]?key|api[_-]?token|access[_-]?token|secret)$/i;
 
+/** A secret-looking key anywhere in a JSON text: the cheap test before a deep copy. */
+const SECRET_KEY_IN_JSON = /"(password|api[_-]?key|api[_-]?token|access[_-]?token|secret)"\s*:/i;
+
+/**
+ * The JSON text the cache stores for a record: without secret-looking keys, id as a string.
+ * Almost no record has such a key, so the deep copy is made only when the text shows one.
+ */
+export function recordJson(record: { id: unknown }): string {
+  const plain = typeof record.id === 'string' ? record : { ...record, id: String(record.id) };
+  const json = JSON.stringify(plain);
+  return SECRET_KEY_IN_JSON.test(json) ? JSON.stringify(stripSecrets(plain)) : json;
+}
+
 /** A deep copy of `value` without any secret-looking key. */
 export function stripSecrets<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => stripSecrets(item)) as T;

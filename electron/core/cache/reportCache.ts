@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import { AppFailure, appError } from '../../../shared/errors';
 import type { Account, NormalizedListQuery, Report, ReportPage } from '../../../shared/report';
 import { silentLogger, type Logger } from '../log';
-import { idSortKey, projectOf, stripSecrets, textOrNull } from './records';
+import { idSortKey, projectOf, recordJson, stripSecrets, textOrNull } from './records';
 
 export interface CachedReport {
   report: Report;
@@ -147,6 +147,9 @@ const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
 
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
+/** The age shown for cached data is minute-grained, so an unchanged row's fetch time is too. */
+const FETCHED_AT_GRANULARITY_MS = 60_000;
+
 interface ReportRow {
   id: string;
   record: string;
@@ -210,24 +213,50 @@ export class ReportCache {
         result = excluded.result, project = excluded.project, generated_at = excluded.generated_at,
         fetched_at = excluded.fetched_at, record = excluded.record,
         last_seen_sync = coalesce(excluded.last_seen_sync, reports.last_seen_sync)`);
+    // Most refreshes bring back reports that have not changed, often seconds after the last
+    // time. Such a row is left alone (no page written, no index or trigger touched) unless its
+    // fetch time is more than a minute old or a full sync must mark it as seen.
+    const existing = this.statement(`
+      SELECT id, record, fetched_at, last_seen_sync FROM reports
+      WHERE scope = ? AND id IN (SELECT value FROM json_each(?))`);
+    const touch = this.statement(`
+      UPDATE reports SET fetched_at = @fetchedAt, last_seen_sync = coalesce(@seen, last_seen_sync)
+      WHERE scope = @scope AND id = @id`);
+    const staleBefore = new Date(Date.parse(fetchedAt) - FETCHED_AT_GRANULARITY_MS).toISOString();
     this.transaction(() => {
       const seen = syncId ?? this.getMeta(scope, SYNC_ID_META);
-      for (const report of reports) {
-        const record = stripSecrets(report);
-        const id = String(record.id);
-        const url = typeof record.url === 'string' ? record.url : '';
+      const rows = reports.map((report) => ({ report, id: String(report.id), record: recordJson(report) }));
+      const stored = new Map(
+        (
+          existing.all(scope, JSON.stringify(rows.map((r) => r.id))) as {
+            id: string;
+            record: string;
+            fetched_at: string;
+            last_seen_sync: string | null;
+          }[]
+        ).map((row) => [row.id, row]),
+      );
+      for (const { report, id, record } of rows) {
+        const before = stored.get(id);
+        if (before && before.record === record) {
+          const fresh = before.fetched_at >= staleBefore && before.fetched_at <= fetchedAt;
+          const marked = seen === null || before.last_seen_sync === seen;
+          if (!(fresh && marked)) touch.run({ scope, id, fetchedAt, seen });
+          continue;
+        }
+        const url = typeof report.url === 'string' ? report.url : '';
         upsert.run({
           scope,
           id,
+          fetchedAt,
+          seen,
+          record,
           idSort: idSortKey(id),
           url,
           urlLower: url.toLowerCase(),
-          result: textOrNull(record.result),
-          project: projectOf(record.project),
-          generatedAt: textOrNull(record.generated_at),
-          fetchedAt,
-          seen,
-          record: JSON.stringify({ ...record, id }),
+          result: textOrNull(report.result),
+          project: projectOf(report.project),
+          generatedAt: textOrNull(report.generated_at),
         });
       }
     });
