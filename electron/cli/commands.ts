@@ -1,13 +1,14 @@
 /**
- * The `report-desk` commands. Everything the outside world provides (streams, environment,
- * fetch) comes in through `CliIo`, so tests run `runCli` in-process exactly as main.ts does.
+ * The `report-desk` commands and `runCli`. Everything goes through the core's gateway (one
+ * createCoreServices per run, see ./session), so the CLI shares the desktop app's profiles,
+ * keychain entries and offline cache.
  *
  * Input is checked against the shared schemas before anything is sent; every failure ends as
  * one sentence on stderr (plus field lines for rejected input) and an exit code a script can
- * branch on. The API key comes from the environment only.
+ * branch on. The API key comes from the environment or the keychain, never an argument.
  */
-import type { z } from 'zod';
-import { AppFailure, appError, toAppError, type ErrorKind } from '../../shared/errors';
+import type { Sourced } from '../../shared/contract';
+import { AppFailure, appError, toAppError, type AppError, type ErrorKind } from '../../shared/errors';
 import {
   CreateReportInputSchema,
   ListQuerySchema,
@@ -24,28 +25,34 @@ import {
   type Report,
   type ReportPage,
 } from '../../shared/report';
-import { ReportServiceClient } from '../core/api/client';
-import { createLogger, registerSecret } from '../core/log';
+import { registerSecret } from '../core/log';
+import { parseArgs, usageText, UsageError, type Grammar, type OptionSpec } from './args';
+import { CACHE_COMMANDS } from './cacheCommands';
 import {
-  parseArgs,
-  usageText,
-  UsageError,
-  type CommandSpec,
-  type Grammar,
-  type OptionSpec,
-  type OptionValues,
-} from './args';
-import { allPagesSummary, errorText, listJson, pageSummary, recordText, reportTable, toJson } from './format';
+  PROGRAM,
+  readStdin,
+  text,
+  validated,
+  withoutUndefined,
+  type CliCommand,
+  type CliIo,
+} from './context';
+import { DATA_DIR_ENV } from './dataDir';
+import {
+  allPagesSummary,
+  errorText,
+  listJson,
+  offlineNote,
+  pageSummary,
+  recordJson,
+  recordText,
+  reportTable,
+  toJson,
+} from './format';
+import { PROFILE_COMMANDS } from './profileCommands';
+import { CLI_KEYCHAIN_MESSAGE, CliSession, RETRY_BASE_ENV } from './session';
 
-export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** Read only by --password-stdin. */
-  stdin: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
-  env: Readonly<Record<string, string | undefined>>;
-  /** Node's fetch unless a test injects another. */
-  fetch?: typeof globalThis.fetch;
-}
+export type { CliIo } from './context';
 
 export const EXIT_CODES = {
   ok: 0,
@@ -55,6 +62,7 @@ export const EXIT_CODES = {
   inputRejected: 5,
   network: 6,
   rateLimited: 7,
+  /** Any other service error, a reply we cannot read, the keychain, the data folder. */
   serviceError: 8,
 } as const;
 
@@ -62,6 +70,7 @@ export function exitCodeFor(kind: ErrorKind): number {
   switch (kind) {
     case 'invalid_input':
     case 'insecure_url':
+    case 'no_profile':
       return EXIT_CODES.usage;
     case 'unauthorized':
     case 'forbidden':
@@ -76,25 +85,32 @@ export function exitCodeFor(kind: ErrorKind): number {
       return EXIT_CODES.network;
     case 'rate_limited':
       return EXIT_CODES.rateLimited;
+    // Neither a usage mistake nor the service's answer: the machine's keychain.
+    case 'keychain_unavailable':
+      return EXIT_CODES.serviceError;
     default:
       return EXIT_CODES.serviceError;
   }
 }
 
-const PROGRAM = 'report-desk';
-/** Test knob: the first retry delay in ms (the client's default is 300). */
-const RETRY_BASE_ENV = 'REPORT_DESK_RETRY_BASE_MS';
 /** --all asks for the largest page unless told otherwise: fewer round trips. */
 const ALL_PAGES_PER_PAGE = 100;
-/** More than a password could ever be; stops a runaway pipe early. */
-const MAX_STDIN_BYTES = 16 * 1024;
 
 function option(name: string, description: string, value?: string, choices?: readonly string[]): OptionSpec {
   return { name, description, value, choices };
 }
 
 const OPTIONS: Record<string, OptionSpec> = {
-  'base-url': option('base-url', 'Report Service address (default: $REPORT_DESK_BASE_URL)', 'URL'),
+  'base-url': option(
+    'base-url',
+    'Report Service address, with REPORT_DESK_API_KEY (default: $REPORT_DESK_BASE_URL) or for profiles add',
+    'URL',
+  ),
+  'data-dir': option(
+    'data-dir',
+    `where profiles and the offline cache live (default: $${DATA_DIR_ENV}, else the app's folder)`,
+    'DIR',
+  ),
   timeout: option('timeout', 'seconds to wait for each request (default 15)', 'SECONDS'),
   'allow-insecure-http': option(
     'allow-insecure-http',
@@ -103,6 +119,8 @@ const OPTIONS: Record<string, OptionSpec> = {
   json: option('json', 'print only JSON on stdout, for scripts'),
   verbose: option('verbose', 'log each request to stderr'),
   help: option('help', 'show help'),
+  profile: option('profile', 'use this profile (else the active one); wins over REPORT_DESK_API_KEY', 'NAME'),
+  'no-cache': option('no-cache', 'never answer from the offline cache: an unreachable service is exit 6'),
   search: option('search', 'only reports whose URL contains TEXT', 'TEXT'),
   'search-by': option('search-by', 'the field --search looks in', 'FIELD', ['url']),
   project: option('project', 'only reports of project NAME', 'NAME'),
@@ -124,59 +142,10 @@ const OPTIONS: Record<string, OptionSpec> = {
   yes: option('yes', 'confirm the deletion (it cannot be undone)'),
 };
 
-const GLOBAL_OPTIONS = ['base-url', 'timeout', 'allow-insecure-http', 'json', 'verbose', 'help'];
-
-interface CommandContext {
-  io: CliIo;
-  positionals: string[];
-  options: OptionValues;
-  json: boolean;
-  /** Builds the client; called only after the command's input is valid. */
-  connect(): ReportServiceClient;
-}
-
-interface CliCommand extends CommandSpec {
-  run(context: CommandContext): Promise<void>;
-}
-
-function text(options: OptionValues, name: string): string | undefined {
-  const value = options[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Parses with a shared schema; a failure names the CLI option, not the API field. */
-function validated<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  optionFor: Record<string, string> = {},
-): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? 'input');
-    (fieldErrors[optionFor[field] ?? field] ??= []).push(issue.message);
-  }
-  const message = parsed.error.issues[0]?.message ?? 'The input is not valid.';
-  throw new AppFailure(appError('invalid_input', message, { fieldErrors }));
-}
-
-function withoutUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
+const GLOBAL_OPTIONS = ['base-url', 'data-dir', 'timeout', 'allow-insecure-http', 'json', 'verbose', 'help'];
 
 async function readPassword(stdin: CliIo['stdin']): Promise<string> {
-  const decoder = new TextDecoder();
-  let received = '';
-  for await (const chunk of stdin) {
-    received += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    if (received.length > MAX_STDIN_BYTES) {
-      throw new AppFailure(
-        appError('invalid_input', 'The password on stdin is far too long. Pipe in only the password.'),
-      );
-    }
-  }
-  received += decoder.decode();
+  const received = await readStdin(stdin, 'password');
   // One trailing newline is what `echo` and here-strings add; anything else is the password.
   const password = received.replace(/\r?\n$/, '');
   registerSecret(password);
@@ -209,17 +178,35 @@ const LIST_OPTION_FOR: Record<string, string> = {
   page: '--page',
 };
 
-async function listAllPages(client: ReportServiceClient, query: ParsedListQuery) {
+/** The note on stderr when an answer came from the cache; nothing for network answers. */
+function noteIfCached(io: CliIo, origin: Sourced, what: string): void {
+  if (origin.source === 'cache')
+    io.stderr.write(offlineNote(what, origin.fetchedAt, io.now?.() ?? new Date()));
+}
+
+/**
+ * Every page from `query.page` on, each from whichever source answered it (the gateway falls
+ * back to the cache page by page). The result counts as cached when any page was, aged by the
+ * oldest cached page.
+ */
+async function listAllPages(
+  fetchPage: (query: ParsedListQuery) => Promise<ReportPage & Sourced>,
+  query: ParsedListQuery,
+) {
   const reports: Report[] = [];
   const seen = new Set<string>();
   let pageNumber = query.page ?? 1;
   let pages = 0;
-  let first: ReportPage | undefined;
-  let last: ReportPage;
+  let first: (ReportPage & Sourced) | undefined;
+  let last: ReportPage & Sourced;
+  let origin: Sourced | undefined;
   for (;;) {
-    last = await client.listReports({ ...query, page: pageNumber });
+    last = await fetchPage({ ...query, page: pageNumber });
     first ??= last;
     pages++;
+    if (last.source === 'cache' && (origin?.source !== 'cache' || last.fetchedAt < origin.fetchedAt)) {
+      origin = { source: 'cache', fetchedAt: last.fetchedAt };
+    }
     if (last.reports.length > 0 && last.reports.every((r) => seen.has(r.id))) {
       // A service that ignores `page` would otherwise be asked forever.
       throw new AppFailure(
@@ -230,6 +217,8 @@ async function listAllPages(client: ReportServiceClient, query: ParsedListQuery)
       );
     }
     for (const report of last.reports) {
+      // Pages from two sources may overlap; each report is listed once.
+      if (seen.has(report.id)) continue;
       seen.add(report.id);
       reports.push(report);
     }
@@ -240,24 +229,38 @@ async function listAllPages(client: ReportServiceClient, query: ParsedListQuery)
     if (!more) break;
     pageNumber++;
   }
-  return { reports, pages, first, total: last.total ?? first.total };
+  return { reports, pages, first, total: last.total ?? first.total, origin: origin ?? first };
 }
 
-const COMMANDS: CliCommand[] = [
+const REPORT_COMMANDS: CliCommand[] = [
   {
     words: ['account'],
     positionals: [],
-    options: [],
+    options: ['profile', 'no-cache'],
     summary: 'Show the account that owns the API key.',
     async run({ io, json, connect }) {
-      const account = await connect().getAccount();
-      io.stdout.write(json ? toJson(account) : recordText(account));
+      const core = await connect();
+      const result = await core.read(() => core.handlers['account:get'](undefined));
+      io.stdout.write(json ? recordJson(result.account, result) : recordText(result.account));
+      noteIfCached(io, result, 'the account as');
     },
   },
   {
     words: ['reports', 'list'],
     positionals: [],
-    options: ['search', 'search-by', 'project', 'result', 'sort-by', 'sort', 'per-page', 'page', 'all'],
+    options: [
+      'search',
+      'search-by',
+      'project',
+      'result',
+      'sort-by',
+      'sort',
+      'per-page',
+      'page',
+      'all',
+      'profile',
+      'no-cache',
+    ],
     summary: 'List reports: one page, or every page with --all.',
     async run({ io, options, json, connect }) {
       const all = options.all === true;
@@ -276,34 +279,42 @@ const COMMANDS: CliCommand[] = [
         }),
         LIST_OPTION_FOR,
       );
-      const client = connect();
+      const core = await connect();
+      const fetchPage = (q: ParsedListQuery) => core.read(() => core.handlers['reports:list'](q));
       if (!all) {
-        const page = await client.listReports(query);
-        io.stdout.write(json ? listJson(page.reports, page) : reportTable(page.reports) + pageSummary(page));
+        const page = await fetchPage(query);
+        io.stdout.write(
+          json ? listJson(page.reports, page, page) : reportTable(page.reports) + pageSummary(page),
+        );
+        noteIfCached(io, page, 'reports');
         return;
       }
-      const { reports, pages, first, total } = await listAllPages(client, query);
+      const { reports, pages, first, total, origin } = await listAllPages(fetchPage, query);
       io.stdout.write(
         json
-          ? listJson(reports, { page: first.page, perPage: first.perPage, total })
+          ? listJson(reports, { page: first.page, perPage: first.perPage, total }, origin)
           : reportTable(reports) + allPagesSummary(reports.length, pages),
       );
+      noteIfCached(io, origin, 'reports');
     },
   },
   {
     words: ['reports', 'get'],
     positionals: ['ID'],
-    options: [],
+    options: ['profile', 'no-cache'],
     summary: 'Show one report.',
     async run({ io, positionals, json, connect }) {
-      const report = await connect().getReport(reportId(positionals[0]));
-      io.stdout.write(json ? toJson(report) : recordText(report));
+      const id = reportId(positionals[0]);
+      const core = await connect();
+      const result = await core.read(() => core.handlers['reports:get']({ id }));
+      io.stdout.write(json ? recordJson(result.report, result) : recordText(result.report));
+      noteIfCached(io, result, `report ${id} as`);
     },
   },
   {
     words: ['reports', 'create'],
     positionals: [],
-    options: ['url', 'privacy', 'password-stdin'],
+    options: ['url', 'privacy', 'password-stdin', 'profile'],
     required: ['url'],
     summary: 'Create a report for an address.',
     async run({ io, options, json, connect }) {
@@ -319,14 +330,14 @@ const COMMANDS: CliCommand[] = [
         }),
         { url: '--url', privacy: '--privacy', password: '--password-stdin' },
       );
-      const report = await connect().createReport(fields);
+      const report = await (await connect()).handlers['reports:create'](fields);
       io.stdout.write(json ? toJson(report) : `Created report ${report.id}.\n` + recordText(report));
     },
   },
   {
     words: ['reports', 'update'],
     positionals: ['ID'],
-    options: ['privacy', 'password-stdin', 'results'],
+    options: ['privacy', 'password-stdin', 'results', 'profile'],
     summary: 'Change a report’s privacy or its results flag.',
     async run({ io, positionals, options, json, connect }) {
       const id = reportId(positionals[0]);
@@ -346,14 +357,14 @@ const COMMANDS: CliCommand[] = [
         }),
         { privacy: '--privacy', password: '--password-stdin', results: '--results' },
       );
-      const report = await connect().updateReport(id, changes);
+      const report = await (await connect()).handlers['reports:update']({ id, changes });
       io.stdout.write(json ? toJson(report) : `Updated report ${report.id}.\n` + recordText(report));
     },
   },
   {
     words: ['reports', 'delete'],
     positionals: ['ID'],
-    options: ['yes'],
+    options: ['yes', 'profile'],
     summary: 'Delete a report (it cannot be undone; confirm with --yes).',
     async run({ io, positionals, options, json, connect }) {
       const id = reportId(positionals[0]);
@@ -363,85 +374,66 @@ const COMMANDS: CliCommand[] = [
           'delete',
         ]);
       }
-      await connect().deleteReport(id);
-      io.stdout.write(json ? toJson({ deleted: id }) : `Deleted report ${id}.\n`);
+      const { deleted } = await (await connect()).handlers['reports:delete']({ id });
+      io.stdout.write(json ? toJson({ deleted }) : `Deleted report ${deleted}.\n`);
     },
   },
 ];
 
-const EPILOGUE = `Environment:
-  REPORT_DESK_API_KEY        the API key (required; never given as an argument)
+const EPILOGUE = `Connection:
+  With REPORT_DESK_API_KEY set (and no --profile), requests use that key and --base-url or
+  REPORT_DESK_BASE_URL; their offline cache is kept apart per base URL and key (the key itself
+  is never stored). Otherwise the profile named by --profile, else the active profile, is
+  used with its key from the system keychain. An explicit --profile wins: the environment's
+  key is then ignored.
+
+Profiles:
+  Shared with the desktop app (same data folder, same keychain entries). profiles add reads
+  the key from stdin, one line: printf %s "$KEY" | ${PROGRAM} profiles add NAME --base-url URL.
+  The key is checked with the service first: rejected, it is exit 3 and nothing is saved.
+  When the system keychain cannot be used (locked, or no Secret Service), exit 8.
+
+Offline:
+  When the service cannot be reached, account, reports list and reports get answer from the
+  offline cache: exit 0, a note with the cache's age on stderr, and in JSON "source": "cache"
+  with "cached_at". reports list --json keeps its shape ({data, page, per_page, total, source,
+  cached_at}); account and reports get --json print {"data": RECORD, "source": "cache",
+  "cached_at": TIME} instead of the bare record. --no-cache turns this off (exit 6). Changes
+  are never queued: while the service cannot be reached they fail with exit 6.
+
+Environment:
+  REPORT_DESK_API_KEY        the API key (never given as an argument); see Connection
   REPORT_DESK_BASE_URL       the base URL when --base-url is not given
+  ${DATA_DIR_ENV}       the data folder when --data-dir is not given (default: the
+                             desktop app's folder, e.g. ~/.config/ReportDesk on Linux)
   ${RETRY_BASE_ENV}  first retry delay in milliseconds (default 300; tests set it low)
 
 Exit codes:
-  0 success   2 invalid usage or input   3 key rejected   4 not found
-  5 input rejected by the service   6 network error or time-out
-  7 still rate-limited after retries   8 other service error or bad response`;
+  0 success   2 invalid usage or input   3 key rejected or missing   4 not found
+  5 input rejected by the service   6 network error, time-out, or offline
+  7 still rate-limited after retries
+  8 other service error or bad response, or the system keychain could not be used`;
 
 export const GRAMMAR: Grammar<CliCommand> = {
   program: PROGRAM,
   options: OPTIONS,
   globalOptions: GLOBAL_OPTIONS,
-  commands: COMMANDS,
+  commands: [...REPORT_COMMANDS, ...PROFILE_COMMANDS, ...CACHE_COMMANDS],
   epilogue: EPILOGUE,
 };
-
-function timeoutMs(options: OptionValues): number | undefined {
-  const raw = text(options, 'timeout');
-  if (raw === undefined) return undefined;
-  const seconds = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-  if (!(seconds > 0 && seconds <= 3600)) {
-    throw new UsageError('--timeout must be a number of seconds between 0 and 3600, like 15.');
-  }
-  return seconds * 1000;
-}
-
-function retryBaseMs(env: CliIo['env']): number | undefined {
-  const raw = env[RETRY_BASE_ENV];
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`${RETRY_BASE_ENV} must be a whole number of milliseconds.`);
-  return Number(raw);
-}
-
-function connector(io: CliIo, options: OptionValues): () => ReportServiceClient {
-  return () => {
-    const baseUrl = text(options, 'base-url') ?? io.env.REPORT_DESK_BASE_URL;
-    if (!baseUrl?.trim()) {
-      throw new UsageError(
-        'Give the Report Service address with --base-url URL or the environment variable REPORT_DESK_BASE_URL.',
-      );
-    }
-    const apiKey = io.env.REPORT_DESK_API_KEY;
-    if (!apiKey?.trim()) {
-      throw new UsageError(
-        'Set the API key in the environment variable REPORT_DESK_API_KEY; it is never taken as an argument.',
-      );
-    }
-    registerSecret(apiKey);
-    const baseDelayMs = retryBaseMs(io.env);
-    const logger =
-      options.verbose === true
-        ? createLogger(PROGRAM, (line) => io.stderr.write(line + '\n'), 'debug')
-        : undefined;
-    return new ReportServiceClient({
-      baseUrl,
-      apiKey,
-      allowInsecureHttp: options['allow-insecure-http'] === true,
-      fetch: io.fetch ?? globalThis.fetch,
-      timeoutMs: timeoutMs(options),
-      retry: baseDelayMs === undefined ? undefined : { baseDelayMs },
-      logger: logger?.child('api'),
-    });
-  };
-}
 
 function usageHint(topic: readonly string[]): string {
   return `Run "${[PROGRAM, 'help', ...topic].join(' ')}" for usage.`;
 }
 
+/** The CLI's wording where the core's speaks of the desktop app. */
+function forTerminal(error: AppError): AppError {
+  return error.kind === 'keychain_unavailable' ? { ...error, message: CLI_KEYCHAIN_MESSAGE } : error;
+}
+
 /** Runs one CLI invocation and answers its exit code. Never throws, never prints a stack. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let session: CliSession | undefined;
   try {
     const parsed = parseArgs(argv, GRAMMAR);
     if (parsed.help) {
@@ -449,12 +441,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return EXIT_CODES.ok;
     }
     const { command, positionals, options } = parsed;
+    const opened = new CliSession(io, options);
+    session = opened;
     await command.run({
       io,
       positionals,
       options,
       json: options.json === true,
-      connect: connector(io, options),
+      open: () => opened.open(),
+      connect: (needs) => opened.connect(needs),
     });
     return EXIT_CODES.ok;
   } catch (thrown) {
@@ -462,8 +457,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${thrown.message} ${usageHint(thrown.topic)}\n`);
       return EXIT_CODES.usage;
     }
-    const error = toAppError(thrown);
+    const error = forTerminal(toAppError(thrown));
     io.stderr.write(errorText(error));
     return exitCodeFor(error.kind);
+  } finally {
+    await session?.close().catch(() => {
+      // Everything was already written (SQLite commits per statement); a failed close changes nothing.
+    });
   }
 }

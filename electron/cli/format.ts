@@ -3,6 +3,7 @@
  * came from the service is stripped of control characters before it reaches a terminal, so a
  * report URL cannot smuggle escape sequences into the user's console.
  */
+import type { CacheStatus, ProfilesState, Sourced, SyncProgress, SyncSummary } from '../../shared/contract';
 import type { AppError } from '../../shared/errors';
 import { PRIVACY_LABELS, type PrivacyValue, type Report, type ReportPage } from '../../shared/report';
 
@@ -10,18 +11,54 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
-/** The `reports list --json` document. */
-export function listJson(reports: Report[], page: Pick<ReportPage, 'page' | 'perPage' | 'total'>): string {
+/** The `reports list --json` document; a cache answer adds `cached_at`. */
+export function listJson(
+  reports: Report[],
+  page: Pick<ReportPage, 'page' | 'perPage' | 'total'>,
+  origin: Sourced,
+): string {
   return toJson({
     data: reports,
     page: page.page,
     per_page: page.perPage,
     total: page.total,
-    source: 'network',
+    source: origin.source,
+    ...(origin.source === 'cache' ? { cached_at: origin.fetchedAt } : {}),
   });
 }
 
-function terminalSafe(text: string): string {
+/**
+ * One record as JSON: from the network the record itself (as ever); from the cache wrapped as
+ * `{data, source, cached_at}`, so the record is never mixed with keys it does not have.
+ */
+export function recordJson(record: unknown, origin: Sourced): string {
+  if (origin.source === 'network') return toJson(record);
+  return toJson({ data: record, source: 'cache', cached_at: origin.fetchedAt });
+}
+
+/** "3 minutes ago", "2 days ago", "less than a minute ago". */
+export function ageText(isoTime: string, now: Date): string {
+  const seconds = (now.getTime() - Date.parse(isoTime)) / 1000;
+  if (!Number.isFinite(seconds)) return 'at an unknown time';
+  if (seconds < 60) return 'less than a minute ago';
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, unit] of units) {
+    const count = Math.floor(seconds / size);
+    if (count >= 1) return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
+  }
+  return 'less than a minute ago';
+}
+
+/** The stderr line for an answer from the cache; `what` is e.g. "reports" or "report 42 as". */
+export function offlineNote(what: string, cachedAt: string, now: Date): string {
+  return `Offline: showing ${what} cached ${ageText(cachedAt, now)} (the Report Service could not be reached).\n`;
+}
+
+export function terminalSafe(text: string): string {
   return (
     text
       // eslint-disable-next-line no-control-regex -- removing terminal escape sequences on purpose
@@ -31,7 +68,7 @@ function terminalSafe(text: string): string {
   );
 }
 
-function display(value: unknown): string {
+export function display(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   if (typeof value === 'string') return terminalSafe(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -51,6 +88,17 @@ function dateText(value: unknown): string {
   return match ? `${match[1]} ${match[2]}` : display(value);
 }
 
+/** Columns padded to their widest cell; the last column is left ragged. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, col) => (col === cells.length - 1 ? cell : cell.padEnd(widths[col])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
 export function reportTable(reports: Report[]): string {
   if (reports.length === 0) return 'No reports match.\n';
   const header = ['ID', 'RESULT', 'PRIVACY', 'GENERATED', 'PROJECT', 'URL'];
@@ -62,13 +110,72 @@ export function reportTable(reports: Report[]): string {
     display(r.project),
     display(r.url),
   ]);
-  const widths = header.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, col) => (col === cells.length - 1 ? cell : cell.padEnd(widths[col])))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n') + '\n';
+  return table(header, rows);
+}
+
+/** The profiles with the active one marked "*"; keys only ever as their hint "…abcd". */
+export function profileTable(state: ProfilesState, program: string): string {
+  if (state.profiles.length === 0) {
+    return `No profiles yet. Add one: printf %s "$KEY" | ${program} profiles add NAME --base-url URL\n`;
+  }
+  const rows = state.profiles.map((p) => [
+    p.id === state.activeId ? '*' : '',
+    display(p.name) + (p.demo ? ' (demo)' : ''),
+    display(p.baseUrl),
+    p.keyHint === null ? '-' : `…${display(p.keyHint)}`,
+    p.keyStorage,
+  ]);
+  return table(['', 'NAME', 'BASE URL', 'KEY', 'STORAGE'], rows);
+}
+
+/** 1536 → "1.5 KB". */
+export function byteSize(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** `cache status` for people; `whose` names the profile or the environment's connection. */
+export function cacheStatusText(status: CacheStatus, whose: string, now: Date): string {
+  const lastSync =
+    status.lastFullSyncAt === null
+      ? 'never'
+      : `${ageText(status.lastFullSyncAt, now)} (${display(status.lastFullSyncAt)})`;
+  return (
+    `Offline cache of ${whose}:\n` +
+    recordText({
+      'reports cached': status.reportCount,
+      'last full sync': lastSync,
+      'file size': `${byteSize(status.sizeBytes)} (the whole cache file, every profile)`,
+    })
+  );
+}
+
+/** One stderr line per synced page; null where there is nothing worth a line. */
+export function syncProgressLine(progress: SyncProgress): string | null {
+  if (progress.phase === 'fetching') {
+    const of = progress.lastPage === null ? '' : ` of ${progress.lastPage}`;
+    const total = progress.total === null ? '' : ` of ${progress.total}`;
+    return `Page ${progress.page}${of}: ${progress.fetched}${total} reports fetched.\n`;
+  }
+  if (progress.phase === 'pruning') return 'Removing the cached reports the service no longer has.\n';
+  return null;
+}
+
+export function syncSummaryText(summary: SyncSummary, whose: string): string {
+  const reports = `${summary.fetched} report${summary.fetched === 1 ? '' : 's'}`;
+  const pages = `${summary.pages} page${summary.pages === 1 ? '' : 's'}`;
+  const removed =
+    summary.removed === 0
+      ? ''
+      : ` Removed ${summary.removed} cached report${summary.removed === 1 ? '' : 's'} the service no longer has.`;
+  const are = summary.fetched === 1 ? 'is' : 'are';
+  return `${reports} of ${whose} ${are} now available offline (${pages}).${removed}\n`;
 }
 
 /** "Page 2 of 5, 42 reports in all" — says as much as the service told. */

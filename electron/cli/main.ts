@@ -13,6 +13,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
+  stdinIsTTY: process.stdin.isTTY === true,
   env: process.env,
   fetch: globalThis.fetch,
 });

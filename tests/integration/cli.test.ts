@@ -5,7 +5,10 @@
  * (REPORT_DESK_RETRY_BASE_MS), so nothing here waits long.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/commands';
@@ -17,6 +20,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let service: DemoService;
 let refusedUrl: string;
+/** The CLI now keeps an offline cache: never in the real app-data folder. */
+const dataDir = mkdtempSync(join(tmpdir(), 'report-desk-cli-'));
 /** Every stdout/stderr any run produced: none may contain the key. */
 const allOutput: string[] = [];
 
@@ -27,7 +32,12 @@ interface Run {
 }
 
 function baseEnv(): Record<string, string> {
-  return { REPORT_DESK_BASE_URL: service.baseUrl, REPORT_DESK_API_KEY: KEY, REPORT_DESK_RETRY_BASE_MS: '1' };
+  return {
+    REPORT_DESK_BASE_URL: service.baseUrl,
+    REPORT_DESK_API_KEY: KEY,
+    REPORT_DESK_RETRY_BASE_MS: '1',
+    REPORT_DESK_DATA_DIR: dataDir,
+  };
 }
 
 function record(run: Run): Run {
@@ -35,12 +45,20 @@ function record(run: Run): Run {
   return run;
 }
 
-/** The real CLI in its own process. */
+/**
+ * The real CLI in its own process, with a data dir of its own: these runs go in parallel, and
+ * processes writing one cache file at the same moment is not what these tests are about.
+ */
 function spawnCli(args: string[], env: Record<string, string | undefined> = {}, stdin = ''): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...baseEnv(), ...env },
+      env: {
+        ...process.env,
+        ...baseEnv(),
+        REPORT_DESK_DATA_DIR: mkdtempSync(join(dataDir, 'spawned-')),
+        ...env,
+      },
     });
     let stdout = '';
     let stderr = '';
@@ -92,6 +110,7 @@ afterEach(() => service.faults.clear());
 
 afterAll(async () => {
   await service.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the real process', () => {
@@ -482,12 +501,19 @@ describe('commands in-process', () => {
     expect(again.code).toBe(4);
   });
 
-  it('--timeout: a slow service is exit 6', async () => {
+  it('--timeout: a slow service is exit 6 with --no-cache, else the cached account', async () => {
     service.faults.add({ method: 'GET', path: '/api/v1/account', delayMs: 1_000, passThrough: true });
-    const run = await cli(['account', '--timeout', '0.1']);
-    expect(run.code).toBe(6);
-    expect(run.stderr).toBe(
+    const strict = await cli(['account', '--timeout', '0.1', '--no-cache']);
+    expect(strict.code).toBe(6);
+    expect(strict.stderr).toBe(
       'The Report Service did not answer within 0.1 seconds. Try again, or raise the time-out.\n',
+    );
+    // The account was read earlier in this file, so the cache answers.
+    const cached = await cli(['account', '--timeout', '0.1']);
+    expect(cached.code).toBe(0);
+    expect(cached.stdout).toMatch(/^id +3\n/);
+    expect(cached.stderr).toMatch(
+      /^Offline: showing the account as cached .* ago \(the Report Service could not be reached\)\.\n$/,
     );
   });
 

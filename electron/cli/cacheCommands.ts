@@ -1,0 +1,70 @@
+/**
+ * `cache sync|status|clear`: the offline cache of this run's connection (a profile, or the
+ * REPORT_DESK_API_KEY connection, whose cache is kept apart per base URL and key).
+ */
+import type { SyncProgress } from '../../shared/contract';
+import { UsageError } from './args';
+import type { CliCommand } from './context';
+import { cacheStatusText, display, syncProgressLine, syncSummaryText, toJson } from './format';
+import type { ConnectionTarget } from './session';
+
+function whose(target: ConnectionTarget): string {
+  return target.kind === 'profile'
+    ? `the profile "${display(target.profile.name)}"`
+    : `REPORT_DESK_API_KEY at ${display(target.baseUrl)}`;
+}
+
+export const CACHE_COMMANDS: CliCommand[] = [
+  {
+    words: ['cache', 'sync'],
+    positionals: [],
+    options: ['profile'],
+    summary: 'Make every report available offline (progress on stderr; resumes where it stopped).',
+    async run({ io, json, connect }) {
+      const core = await connect();
+      const unsubscribe = json
+        ? undefined
+        : core.events.subscribe((event, payload) => {
+            if (event !== 'sync:progress') return;
+            const line = syncProgressLine(payload as SyncProgress);
+            if (line) io.stderr.write(line);
+          });
+      try {
+        const summary = await core.handlers['cache:sync'](undefined);
+        io.stdout.write(json ? toJson(summary) : syncSummaryText(summary, whose(core.target)));
+      } finally {
+        unsubscribe?.();
+      }
+    },
+  },
+  {
+    words: ['cache', 'status'],
+    positionals: [],
+    options: ['profile'],
+    summary: 'Show how many reports are cached, the file size and the last full sync.',
+    async run({ io, json, connect }) {
+      const core = await connect({ key: false });
+      const status = await core.handlers['cache:status'](undefined);
+      io.stdout.write(
+        json ? toJson(status) : cacheStatusText(status, whose(core.target), io.now?.() ?? new Date()),
+      );
+    },
+  },
+  {
+    words: ['cache', 'clear'],
+    positionals: [],
+    options: ['yes', 'profile'],
+    summary: 'Delete the cached reports of the profile (confirm with --yes).',
+    async run({ io, options, json, connect }) {
+      if (options.yes !== true) {
+        throw new UsageError(
+          'Clearing the offline cache deletes every cached report of the profile (or of the REPORT_DESK_API_KEY connection); add --yes to confirm.',
+          ['cache', 'clear'],
+        );
+      }
+      const core = await connect({ key: false });
+      const status = await core.handlers['cache:clear'](undefined);
+      io.stdout.write(json ? toJson(status) : `Cleared the offline cache of ${whose(core.target)}.\n`);
+    },
+  },
+];

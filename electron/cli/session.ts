@@ -1,0 +1,259 @@
+/**
+ * One CLI run's core: the data dir, the connection and ONE createCoreServices for the whole
+ * run (closed by runCli at the end).
+ *
+ * The connection: with REPORT_DESK_API_KEY set and no --profile, the gateway's fixed
+ * connection (base URL from --base-url or REPORT_DESK_BASE_URL; its cache is kept apart per
+ * base URL and key, by a hash, without storing the key). Otherwise a profile: --profile NAME,
+ * else the active one; an explicit --profile wins over the environment's key.
+ */
+import type { ContractHandlers } from '../../shared/contract';
+import { AppFailure, appError } from '../../shared/errors';
+import { normalizeBaseUrl } from '../core/api/baseUrl';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
+import type { EventHub } from '../core/events';
+import type { GatewayOptions } from '../core/gateway/gateway';
+import { KeytarKeyStore, type KeyStore } from '../core/keys/keyStore';
+import { createLogger, registerSecret } from '../core/log';
+import type { StoredProfile } from '../core/profiles/profileStore';
+import { createCoreServices, type CoreServices } from '../core/services';
+import { UsageError, type OptionValues } from './args';
+import { PROGRAM, text, type CliIo } from './context';
+import { resolveDataDir } from './dataDir';
+
+/** Test knob: the first retry delay in ms (the client's default is 300). */
+export const RETRY_BASE_ENV = 'REPORT_DESK_RETRY_BASE_MS';
+
+/**
+ * The core's keychain sentence offers "this session only", which means nothing to a process
+ * that ends right away; the CLI's alternative is the environment's key.
+ */
+export const CLI_KEYCHAIN_MESSAGE =
+  'The system keychain could not be used, so the API key could not be read or saved. Unlock the keychain (or install one: on Linux GNOME Keyring or KWallet with libsecret) and try again, or work without a profile by setting REPORT_DESK_API_KEY and --base-url.';
+
+const SQLITE_RETRY_DELAY_MS = 200;
+
+function isSqliteError(thrown: unknown): boolean {
+  const code = (thrown as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_');
+}
+
+export type ConnectionTarget =
+  { kind: 'profile'; profile: StoredProfile } | { kind: 'environment'; baseUrl: string };
+
+export interface Connected {
+  handlers: ContractHandlers;
+  events: EventHub;
+  target: ConnectionTarget;
+  /** Runs a read; "offline with nothing cached" comes back in the CLI's words. */
+  read<T>(request: () => Promise<T>): Promise<T>;
+}
+
+export function timeoutMs(options: OptionValues): number | undefined {
+  const raw = text(options, 'timeout');
+  if (raw === undefined) return undefined;
+  const seconds = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  if (!(seconds > 0 && seconds <= 3600)) {
+    throw new UsageError('--timeout must be a number of seconds between 0 and 3600, like 15.');
+  }
+  return seconds * 1000;
+}
+
+function retryBaseMs(env: CliIo['env']): number | undefined {
+  const raw = env[RETRY_BASE_ENV];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+$/.test(raw)) throw new UsageError(`${RETRY_BASE_ENV} must be a whole number of milliseconds.`);
+  return Number(raw);
+}
+
+function clientOptions(options: OptionValues, env: CliIo['env']): GatewayOptions['client'] {
+  const baseDelayMs = retryBaseMs(env);
+  return {
+    timeoutMs: timeoutMs(options) ?? DEFAULT_TIMEOUT_MS,
+    // The gateway asks only twice (the app's user can click again); a script gets the client's full policy.
+    retry: {
+      maxAttempts: DEFAULT_RETRY_POLICY.maxAttempts,
+      ...(baseDelayMs === undefined ? {} : { baseDelayMs }),
+    },
+  };
+}
+
+/** The profile called NAME (case-insensitive), or a not-found error saying how to list them. */
+export function findProfile(services: CoreServices, name: string): StoredProfile {
+  const profile = services.profiles.findByName(name);
+  if (!profile) {
+    throw new AppFailure(
+      appError(
+        'not_found',
+        `There is no profile named "${name}". Run "${PROGRAM} profiles list" to see the profiles.`,
+      ),
+    );
+  }
+  return profile;
+}
+
+/**
+ * --profile picks a profile for this run only. The gateway asks the store for the active
+ * profile, and activating it would also change the desktop app's choice; so this run's store
+ * answers the chosen id without saving it.
+ */
+function pinActiveProfile(services: CoreServices, id: string): void {
+  services.profiles.activeId = () => id;
+}
+
+export class CliSession {
+  private services: Promise<CoreServices> | null = null;
+  private connected: Promise<Connected> | null = null;
+  private readonly keyStore: KeyStore;
+
+  constructor(
+    private readonly io: CliIo,
+    private readonly options: OptionValues,
+  ) {
+    this.keyStore = io.keyStore ?? new KeytarKeyStore();
+  }
+
+  open(): Promise<CoreServices> {
+    return this.start(undefined);
+  }
+
+  connect(needs: { key: boolean } = { key: true }): Promise<Connected> {
+    this.connected ??= this.makeConnection(needs.key);
+    return this.connected;
+  }
+
+  async close(): Promise<void> {
+    const services = await this.services?.catch(() => null);
+    await services?.close();
+  }
+
+  /** Every command opens the core once, with or without a fixed connection. */
+  private start(fixedConnection: GatewayOptions['fixedConnection']): Promise<CoreServices> {
+    this.services ??= this.create(fixedConnection);
+    return this.services;
+  }
+
+  private async create(fixedConnection: GatewayOptions['fixedConnection']): Promise<CoreServices> {
+    const { io, options } = this;
+    const dataDir = resolveDataDir(text(options, 'data-dir'), io.env);
+    const client = clientOptions(options, io.env);
+    const logger =
+      options.verbose === true
+        ? createLogger(PROGRAM, (line) => io.stderr.write(line + '\n'), 'debug')
+        : undefined;
+    const open = () =>
+      createCoreServices({
+        dataDir,
+        fetch: io.fetch ?? globalThis.fetch,
+        keyStore: this.keyStore,
+        logger,
+        now: io.now,
+        client,
+        probeIntervalMs: 0,
+        fixedConnection,
+        offlineFallback: options['no-cache'] !== true,
+        demo: false,
+      });
+    try {
+      return await open().catch(async (thrown: unknown) => {
+        if (!isSqliteError(thrown)) throw thrown;
+        // Another ReportDesk process may be creating the cache file at this very moment.
+        await new Promise((resolve) => setTimeout(resolve, SQLITE_RETRY_DELAY_MS));
+        return open();
+      });
+    } catch (thrown) {
+      if (thrown instanceof AppFailure) throw thrown;
+      const code = (thrown as NodeJS.ErrnoException).code ?? 'unknown error';
+      throw new AppFailure(
+        appError(
+          'internal',
+          isSqliteError(thrown)
+            ? `The offline cache in ${dataDir} could not be opened (${code}); another ReportDesk may be using it right now. Try again in a moment, or choose another folder with --data-dir.`
+            : `The data folder ${dataDir} could not be used (${code}). Check that it is writable, or choose another with --data-dir.`,
+        ),
+      );
+    }
+  }
+
+  private async makeConnection(needKey: boolean): Promise<Connected> {
+    const { io, options } = this;
+    const profileName = text(options, 'profile');
+    const envKey = io.env.REPORT_DESK_API_KEY;
+    if (profileName === undefined && envKey?.trim()) {
+      const baseUrl = text(options, 'base-url') ?? io.env.REPORT_DESK_BASE_URL;
+      if (!baseUrl?.trim()) {
+        throw new UsageError(
+          'Give the Report Service address with --base-url URL or the environment variable REPORT_DESK_BASE_URL.',
+        );
+      }
+      registerSecret(envKey);
+      const allowInsecureHttp = options['allow-insecure-http'] === true;
+      // Normalised first, so "…/api/v1/" and "…" share one cache.
+      const normalized = normalizeBaseUrl(baseUrl, allowInsecureHttp);
+      const services = await this.start({ baseUrl: normalized, apiKey: envKey, allowInsecureHttp });
+      return bind(services, { kind: 'environment', baseUrl: normalized });
+    }
+
+    const services = await this.start(undefined);
+    const profile = profileName === undefined ? activeProfile(services) : findProfile(services, profileName);
+    for (const name of ['base-url', 'allow-insecure-http']) {
+      if (options[name] !== undefined) {
+        throw new UsageError(
+          `--${name} is only used with the key in REPORT_DESK_API_KEY (and by profiles add); the profile "${profile.name}" has its own base URL. Leave out --${name}, or set REPORT_DESK_API_KEY without --profile.`,
+        );
+      }
+    }
+    if (profileName !== undefined) pinActiveProfile(services, profile.id);
+    if (needKey) await this.requireKey(profile);
+    return bind(services, { kind: 'profile', profile });
+  }
+
+  /** Reads the key once up front: the gateway cannot tell a locked keychain from a missing key. */
+  private async requireKey(profile: StoredProfile): Promise<void> {
+    const key = await this.keyStore.get(profile.id);
+    if (!key) {
+      throw new AppFailure(
+        appError(
+          'unauthorized',
+          `No API key is stored for the profile "${profile.name}". Remove it (${PROGRAM} profiles remove "${profile.name}" --yes) and add it again with its key.`,
+        ),
+      );
+    }
+  }
+}
+
+function activeProfile(services: CoreServices): StoredProfile {
+  const id = services.profiles.activeId();
+  const profile = id === null ? undefined : services.profiles.get(id);
+  if (!profile) {
+    throw new UsageError(
+      `No profile is set up and REPORT_DESK_API_KEY is not set. Set the API key in the environment variable REPORT_DESK_API_KEY (it is never taken as an argument) together with --base-url URL, or add a profile: printf %s "$KEY" | ${PROGRAM} profiles add NAME --base-url URL.`,
+    );
+  }
+  return profile;
+}
+
+function bind(services: CoreServices, target: ConnectionTarget): Connected {
+  return {
+    handlers: services.handlers,
+    events: services.events,
+    target,
+    async read(request) {
+      try {
+        return await request();
+      } catch (thrown) {
+        // The gateway's sentence points at the app's "Make available offline" button.
+        const reason = services.gateway.connectivity.current.lastError;
+        if (thrown instanceof AppFailure && thrown.error.kind === 'offline' && reason) {
+          throw new AppFailure(
+            appError(
+              'offline',
+              `${reason.message} Nothing for this is in the offline cache yet; once the service can be reached, run "${PROGRAM} cache sync" to keep every report available offline.`,
+            ),
+          );
+        }
+        throw thrown;
+      }
+    },
+  };
+}
