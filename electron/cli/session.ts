@@ -31,8 +31,6 @@ export const RETRY_BASE_ENV = 'REPORT_DESK_RETRY_BASE_MS';
 export const CLI_KEYCHAIN_MESSAGE =
   'The system keychain could not be used, so the API key could not be read or saved. Unlock the keychain (or install one: on Linux GNOME Keyring or KWallet with libsecret) and try again, or work without a profile by setting REPORT_DESK_API_KEY and --base-url.';
 
-const SQLITE_RETRY_DELAY_MS = 200;
-
 function isSqliteError(thrown: unknown): boolean {
   const code = (thrown as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_');
@@ -92,15 +90,6 @@ export function findProfile(services: CoreServices, name: string): StoredProfile
   return profile;
 }
 
-/**
- * --profile picks a profile for this run only. The gateway asks the store for the active
- * profile, and activating it would also change the desktop app's choice; so this run's store
- * answers the chosen id without saving it.
- */
-function pinActiveProfile(services: CoreServices, id: string): void {
-  services.profiles.activeId = () => id;
-}
-
 export class CliSession {
   private services: Promise<CoreServices> | null = null;
   private connected: Promise<Connected> | null = null;
@@ -141,8 +130,9 @@ export class CliSession {
       options.verbose === true
         ? createLogger(PROGRAM, (line) => io.stderr.write(line + '\n'), 'debug')
         : undefined;
-    const open = () =>
-      createCoreServices({
+    try {
+      // The cache waits for another ReportDesk process that holds its write lock (busy_timeout).
+      return await createCoreServices({
         dataDir,
         fetch: io.fetch ?? globalThis.fetch,
         keyStore: this.keyStore,
@@ -153,13 +143,6 @@ export class CliSession {
         fixedConnection,
         offlineFallback: options['no-cache'] !== true,
         demo: false,
-      });
-    try {
-      return await open().catch(async (thrown: unknown) => {
-        if (!isSqliteError(thrown)) throw thrown;
-        // Another ReportDesk process may be creating the cache file at this very moment.
-        await new Promise((resolve) => setTimeout(resolve, SQLITE_RETRY_DELAY_MS));
-        return open();
       });
     } catch (thrown) {
       if (thrown instanceof AppFailure) throw thrown;
@@ -203,7 +186,8 @@ export class CliSession {
         );
       }
     }
-    if (profileName !== undefined) pinActiveProfile(services, profile.id);
+    // --profile is for this run only: the app's saved choice stays as it is.
+    if (profileName !== undefined) services.gateway.pinProfile(profile.id);
     if (needKey) await this.requireKey(profile);
     return bind(services, { kind: 'profile', profile });
   }

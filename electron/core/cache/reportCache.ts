@@ -190,9 +190,13 @@ export class ReportCache {
     if (this.db.open) this.db.close();
   }
 
-  /** Runs `fn` in one transaction (nested calls become savepoints). */
+  /**
+   * Runs `fn` in one write transaction (nested calls become savepoints). IMMEDIATE takes the
+   * write lock up front, so another process writing (the app and a CLI sync) makes this one
+   * wait out busy_timeout instead of failing at once when a read turns into a write.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   // ---- Reports --------------------------------------------------------------------------
@@ -443,12 +447,13 @@ export class ReportCache {
 function openDatabase(file: string): Database.Database {
   const db = new Database(file);
   try {
+    // First, so that every step below waits for another process instead of failing.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     // WAL + NORMAL: a killed process never leaves a damaged file; only a power cut may lose
     // the last commits, which the next sync fetches again.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     migrate(db, file);
     return db;
   } catch (error) {
@@ -457,8 +462,22 @@ function openDatabase(file: string): Database.Database {
   }
 }
 
+/**
+ * Brings the schema up to date in one IMMEDIATE transaction, reading the version inside it:
+ * two processes opening a new file at once must not both create the tables.
+ */
 function migrate(db: Database.Database, file: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    assertKnownVersion(version, file);
+    for (let next = version; next < MIGRATIONS.length; next++) {
+      db.exec(MIGRATIONS[next]);
+      db.pragma(`user_version = ${next + 1}`);
+    }
+  }).immediate();
+}
+
+function assertKnownVersion(version: number, file: string): void {
   if (version > MIGRATIONS.length) {
     throw new AppFailure(
       appError(
@@ -466,12 +485,6 @@ function migrate(db: Database.Database, file: string): void {
         `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
       ),
     );
-  }
-  for (let next = version; next < MIGRATIONS.length; next++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[next]);
-      db.pragma(`user_version = ${next + 1}`);
-    })();
   }
 }
 

@@ -11,12 +11,14 @@ export class Connectivity {
   private state: ConnectivityState;
   private probeTimer: ReturnType<typeof setInterval> | null = null;
   private probing: Promise<void> | null = null;
+  /** Aborted on close, so a probe of a hanging service does not keep the process alive. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly events: EventHub,
     private readonly now: () => Date,
     /** Resolves when the service answered; rejects (or throws) when it did not. */
-    private readonly probe: () => Promise<void>,
+    private readonly probe: (signal: AbortSignal) => Promise<void>,
     private readonly probeIntervalMs: number,
   ) {
     this.state = { online: true, since: now().toISOString(), lastError: null };
@@ -50,7 +52,8 @@ export class Connectivity {
 
   /** Probes now (the user's "Try again"); one probe at a time. */
   async check(): Promise<ConnectivityState> {
-    this.probing ??= this.probe()
+    if (this.closing.signal.aborted) return this.state;
+    this.probing ??= this.probe(this.closing.signal)
       .then(() => this.markOnline())
       .catch(() => undefined)
       .finally(() => {
@@ -62,6 +65,7 @@ export class Connectivity {
 
   close(): void {
     this.stopProbing();
+    this.closing.abort();
   }
 
   private set(next: ConnectivityState): void {

@@ -96,6 +96,8 @@ export class Gateway {
   private readonly now: () => Date;
   private readonly keyCache = new Map<string, string>();
   private sync: { profileId: string; controller: AbortController } | null = null;
+  /** The CLI's --profile: this session acts on that profile without changing the saved choice. */
+  private pinnedProfileId: string | null = null;
   private readonly log: Logger;
 
   constructor(private readonly options: GatewayOptions) {
@@ -104,9 +106,9 @@ export class Gateway {
     this.connectivity = new Connectivity(
       options.events,
       this.now,
-      async () => {
+      async (signal) => {
         const connection = await this.activeConnection();
-        await this.client(connection, { retry: { maxAttempts: 1 }, timeoutMs: 5_000 }).getAccount();
+        await this.client(connection, { retry: { maxAttempts: 1 }, timeoutMs: 5_000 }).getAccount({ signal });
       },
       options.probeIntervalMs ?? 15_000,
     );
@@ -136,8 +138,20 @@ export class Gateway {
     });
   }
 
+  /** Acts on `profileId` for the rest of this session, leaving the saved active profile alone. */
+  pinProfile(profileId: string): void {
+    if (!this.options.profiles.get(profileId)) {
+      throw new AppFailure(appError('not_found', 'That profile no longer exists.'));
+    }
+    this.pinnedProfileId = profileId;
+  }
+
+  private activeProfileId(): string | null {
+    return this.pinnedProfileId ?? this.options.profiles.activeId();
+  }
+
   private activeProfile(): StoredProfile {
-    const id = this.options.profiles.activeId();
+    const id = this.activeProfileId();
     const profile = id ? this.options.profiles.get(id) : undefined;
     if (!profile) throw new AppFailure(appError('no_profile'));
     return profile;
@@ -146,7 +160,7 @@ export class Gateway {
   private async keyFor(profile: StoredProfile): Promise<string> {
     const known = this.keyCache.get(profile.id);
     if (known) return known;
-    const stored = await this.options.keys.get(profile.id);
+    const stored = await this.options.keys.load(profile.id);
     if (!stored) {
       throw new AppFailure(
         appError(
@@ -188,7 +202,7 @@ export class Gateway {
   private activeScope(): string | null {
     const fixed = this.options.fixedConnection;
     if (fixed) return fixedConnectionScope(fixed.baseUrl, fixed.apiKey);
-    return this.options.profiles.activeId();
+    return this.activeProfileId();
   }
 
   // ---- Online first, cache fallback ----------------------------------------------------------

@@ -32,6 +32,19 @@ export class KeyVault {
     return { key: stored, storage: 'keychain' };
   }
 
+  /**
+   * Like get, for a request about to be sent: a keychain that cannot be read is reported as
+   * such (`keychain_unavailable`, saying what to unlock), not as "no key stored".
+   */
+  async load(profileId: string): Promise<{ key: string; storage: KeyStorage } | null> {
+    const sessionKey = this.sessionKeys.get(profileId);
+    if (sessionKey !== undefined) return { key: sessionKey, storage: 'session' };
+    const stored = await this.keychain.get(profileId);
+    if (stored === null || stored === '') return null;
+    registerSecret(stored);
+    return { key: stored, storage: 'keychain' };
+  }
+
   async set(profileId: string, key: string, options: { sessionOnly: boolean }): Promise<KeyStorage> {
     if (key === '')
       throw new AppFailure(
