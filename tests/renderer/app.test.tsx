@@ -55,10 +55,12 @@ describe('App', () => {
   });
 
   it('while offline: says since when and how old the data is, disables writes, and recovers on the event', async () => {
+    // The core's current state, which its events announce.
+    let coreState = OFFLINE as ConnectivityState;
     const bridge = installFakeBridge({
       'profiles:list': () => ACTIVE,
-      'connectivity:status': () => OFFLINE,
-      'connectivity:check': () => OFFLINE,
+      'connectivity:status': () => coreState,
+      'connectivity:check': () => coreState,
       'cache:projects': () => [],
       'reports:list': () => page(REPORTS, 'cache'),
     });
@@ -74,8 +76,35 @@ describe('App', () => {
     fireEvent.click(within(bannerBox).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(bridge.callsTo('connectivity:check')).toHaveLength(1));
 
-    act(() => bridge.emit('connectivity:changed', ONLINE as ConnectivityState));
+    // The service came back after we went offline; the event may overtake the check's answer.
+    coreState = { ...ONLINE, since: '2025-01-01T10:05:00.000Z' };
+    act(() => bridge.emit('connectivity:changed', coreState));
     await waitFor(() => expect(screen.queryByText(/Offline since/)).toBeNull());
+    expect((screen.getByRole('button', { name: 'New report' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('keeps a newer online event when an older "Try again" answer arrives after it', async () => {
+    let answerCheck: (state: ConnectivityState) => void = () => {};
+    // The core's current state, which its events announce.
+    let coreState = OFFLINE as ConnectivityState;
+    const bridge = installFakeBridge({
+      'profiles:list': () => ACTIVE,
+      'connectivity:status': () => coreState,
+      'connectivity:check': () => new Promise<ConnectivityState>((resolve) => (answerCheck = resolve)),
+      'cache:projects': () => [],
+      'reports:list': () => page(REPORTS, 'cache'),
+    });
+    render(<App client={createQueryClient()} />);
+    const banner = (await screen.findByText(/Offline since/)).closest('.banner') as HTMLElement;
+    fireEvent.click(within(banner).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(bridge.callsTo('connectivity:check')).toHaveLength(1));
+
+    coreState = { ...ONLINE, since: '2025-01-01T10:05:00.000Z' };
+    act(() => bridge.emit('connectivity:changed', coreState));
+    await waitFor(() => expect(screen.queryByText(/Offline since/)).toBeNull());
+    // The check had started while still offline and answers with that older state.
+    await act(async () => answerCheck(OFFLINE as ConnectivityState));
+    expect(screen.queryByText(/Offline since/)).toBeNull();
     expect((screen.getByRole('button', { name: 'New report' }) as HTMLButtonElement).disabled).toBe(false);
   });
 

@@ -1,10 +1,11 @@
 /** The window's frame: header (profile switcher, connectivity), left nav, banners, toasts. */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import type { ConnectivityState } from '../../../shared/contract';
 import { call, errorOf } from '../lib/bridge';
 import { useSync, useToasts, useVisibleSource } from '../lib/appState';
 import { ageOf, formatTime } from '../lib/format';
-import { queryKeys, useConnectivity, useProfiles } from '../lib/queries';
+import { latestConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, useRoute, type Route } from '../lib/router';
 
 export const PROFILE_SWITCHER_ID = 'profile-switcher';
@@ -81,13 +82,14 @@ export function OfflineBanner() {
     setChecking(true);
     try {
       const state = await call('connectivity:check');
-      client.setQueryData(queryKeys.connectivity, state);
+      client.setQueryData<ConnectivityState>(queryKeys.connectivity, (current) =>
+        latestConnectivity(current, state),
+      );
     } catch (thrown) {
-      client.setQueryData(queryKeys.connectivity, {
-        online: false,
-        since: data!.since,
-        lastError: errorOf(thrown),
-      });
+      // Only the reason changes, and only if nothing newer said we are back online.
+      client.setQueryData<ConnectivityState>(queryKeys.connectivity, (current) =>
+        current && !current.online ? { ...current, lastError: errorOf(thrown) } : current,
+      );
     } finally {
       setChecking(false);
     }

@@ -4,7 +4,7 @@
  * (networkMode 'always') because the core answers them from its cache; the UI disables writes.
  */
 import { QueryClient, keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
-import type { ReportPageResult, ReportResult } from '../../../shared/contract';
+import type { ConnectivityState, ReportPageResult, ReportResult } from '../../../shared/contract';
 import { normalizeListQuery, type NormalizedListQuery, type Report } from '../../../shared/model';
 import { call } from './bridge';
 import { listStateToQuery, type ListState } from './listState';
@@ -48,6 +48,18 @@ export function useProfiles() {
 export function useActiveProfileId(): string | null {
   const { data } = useProfiles();
   return data?.activeId ?? null;
+}
+
+/**
+ * Connectivity answers and events can arrive out of order (a "Try again" that started while
+ * offline may answer after the event saying we are back): the state that changed last wins.
+ */
+export function latestConnectivity(
+  current: ConnectivityState | undefined,
+  incoming: ConnectivityState,
+): ConnectivityState {
+  if (current && Date.parse(current.since) > Date.parse(incoming.since)) return current;
+  return incoming;
 }
 
 export function useConnectivity() {
