@@ -5,24 +5,30 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 step() { printf '\n=== %s (%ss)\n' "$1" "$((SECONDS - start))"; }
+# Every runner also writes a JSON report here; the last step totals them.
+results=test-results/summary
+rm -rf "$results" && mkdir -p "$results"
+vitest_json() { echo --reporter=default --reporter=json --outputFile.json="$results/$1.json"; }
 
 step "set-up"; ./scripts/setup.sh
 step "type-check"; npm run -s typecheck
 step "lint"; npm run -s lint
 step "format"; npm run -s format:check
 step "build"; npm run -s build
-step "unit and integration tests (real keychain, SQLite, HTTP)"; ./scripts/with-keyring.sh npm run -s test:unit
-step "reliability and security"; ./scripts/with-keyring.sh npm run -s test:reliability
-step "UI end-to-end in Chromium (browser preview)"; ./scripts/with-keyring.sh npm run -s test:e2e
+step "unit and integration tests (real keychain, SQLite, HTTP)"; ./scripts/with-keyring.sh npm run -s test:unit -- $(vitest_json unit)
+step "reliability and security"; ./scripts/with-keyring.sh npm run -s test:reliability -- $(vitest_json reliability)
+step "UI end-to-end in Chromium (browser preview)"; PLAYWRIGHT_JSON_OUTPUT_FILE="$PWD/$results/e2e.json" ./scripts/with-keyring.sh npm run -s test:e2e -- --reporter=list,json
 step "Electron end-to-end"
+export PLAYWRIGHT_JSON_OUTPUT_FILE="$PWD/$results/electron.json"
 if node -e "require('fs').accessSync(require('electron'))" 2>/dev/null; then
   # The app loads the native modules with Electron's ABI; switch, run, and switch back.
   node scripts/native-modules.mjs electron
   status=0
-  ./scripts/with-keyring.sh xvfb-run -a npm run -s test:electron || status=$?
+  ./scripts/with-keyring.sh xvfb-run -a npm run -s test:electron -- --reporter=list,json || status=$?
   node scripts/native-modules.mjs node
   ((status == 0)) || exit "$status"
 else
-  ./scripts/with-keyring.sh npm run -s test:electron # skips, saying why
+  ./scripts/with-keyring.sh npm run -s test:electron -- --reporter=list,json # skips, saying why
 fi
 step "done"
+node scripts/test-summary.mjs "$results"
