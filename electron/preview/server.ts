@@ -13,7 +13,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
+import { isLoopbackHost } from '../core/api/baseUrl';
+import { contentTypeFor } from '../core/desktop/appProtocol';
 import type { ContractHandlers, EventName, EventPayloads } from '../../shared/contract';
 import { appError, fail, type Result } from '../../shared/errors';
 import { CONTENT_SECURITY_POLICY } from '../core/desktop/csp';
@@ -50,27 +52,6 @@ export const EVENTS_PATH = '/__bridge/events';
 export const MAX_INVOKE_BODY_BYTES = 1024 * 1024;
 
 const BRIDGE_SCRIPT_TAG = `<script src="${BRIDGE_SCRIPT_PATH}"></script>`;
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-};
 
 const NEEDS_TOKEN =
   'This preview needs its access link: open the URL that npm run preview printed (it contains the token).';
@@ -223,7 +204,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   async function serveFile(pathname: string, response: ServerResponse, method: string): Promise<void> {
     if (pathname === '/' || pathname === '/index.html') {
       const html = await readFile(resolve(rendererRoot, 'index.html'), 'utf8');
-      sendBody(response, 200, CONTENT_TYPES['.html'], injectBridge(html), method);
+      sendBody(response, 200, contentTypeFor('index.html'), injectBridge(html), method);
       return;
     }
     let relative: string;
@@ -249,7 +230,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       sendText(response, 404, 'There is no such file in the preview.');
       return;
     }
-    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const type = contentTypeFor(file);
     sendBody(response, 200, type, await readFile(file), method);
   }
 
@@ -281,17 +262,6 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       return stopping;
     },
   };
-}
-
-/** 127.0.0.0/8, ::1 and localhost: the addresses only this computer can reach. */
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost' || host === '::1') return true;
-  const octets = host.split('.');
-  return (
-    octets.length === 4 &&
-    octets[0] === '127' &&
-    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
-  );
 }
 
 /** Puts the bridge script first in <head>, so window.reportDesk exists before the app runs. */

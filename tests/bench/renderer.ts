@@ -14,12 +14,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
 import { startDemoService } from '../../electron/demo-service/server';
 import { normalizeListQuery, type SortBy, type SortDirection } from '../../shared/model';
 import { emit, info, median, note, round, tempDir } from './common';
 import { coreWithProfile, type BenchCore } from './core';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../helpers/chromium';
 
 const BENCH = 'renderer';
 const KB = 1024;
@@ -27,14 +28,6 @@ const REPORTS = 1_000;
 const LOAD_RUNS = 5;
 const SORT_ROUNDS = 3;
 const UI_TIMEOUT_MS = 20_000;
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const ROWS = 'table[aria-label="Reports"] tbody tr.clickable';
 
 /** Header label to click → the order it leads to, from the default (id, descending). */
@@ -214,7 +207,7 @@ export async function runRenderer(): Promise<void> {
       events: bench.core.events,
       rendererDir: outDir,
     });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     // tsx compiles the page callbacks with esbuild's keepNames, which calls a __name helper
     // that only exists in Node; in the page it can be the identity.

@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheStatus, ProfilesState, SyncSummary } from '../../shared/contract';
 import { AppFailure, appError } from '../../shared/errors';
-import { runCli } from '../../electron/cli/commands';
 import { defaultDataDir } from '../../electron/cli/dataDir';
 import { CLI_KEYCHAIN_MESSAGE } from '../../electron/cli/session';
 import { ReportCache } from '../../electron/core/cache/reportCache';
@@ -24,6 +23,7 @@ import { dataPaths } from '../../electron/core/services';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { REAL_KEYCHAIN, testKeyStore } from '../helpers/keychain';
 import { findSecrets } from '../helpers/secrets';
+import { runCliCaptured, type CliRun } from '../helpers/cli';
 
 const KEY_A = 'cli-profile-key-alice-7Qw2Er9Ty';
 const KEY_B = 'cli-profile-key-bob-4Ui8Op3As';
@@ -39,11 +39,7 @@ let clock = new Date();
 /** Every stdout/stderr any run produced: none may contain a key. */
 const allOutput: string[] = [];
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 function record(run: Run): Run {
   allOutput.push(run.stdout, run.stderr);
@@ -64,19 +60,16 @@ async function cli(
     keyStore?: KeyStore;
   } = {},
 ): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: [options.stdin ?? ''],
-    stdinIsTTY: options.stdinIsTTY,
-    env: { ...baseEnv(), ...options.env },
-    fetch,
-    keyStore: options.keyStore ?? keychain.store,
-    now: () => clock,
-  });
-  return record({ code, stdout, stderr });
+  return record(
+    await runCliCaptured(args, {
+      stdin: options.stdin,
+      stdinIsTTY: options.stdinIsTTY,
+      env: { ...baseEnv(), ...options.env },
+      fetch,
+      keyStore: options.keyStore ?? keychain.store,
+      now: () => clock,
+    }),
+  );
 }
 
 /** The real CLI in its own process (its keychain is keytar's default service, "ReportDesk"). */

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/commands';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
+import { runCliCaptured, type CliRun } from '../helpers/cli';
 
 const KEY = 'cli-test-key-Hy6Tq2Wn9Rb';
 const REPORTS = '/api/v1/reports';
@@ -25,11 +25,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'report-desk-cli-'));
 /** Every stdout/stderr any run produced: none may contain the key. */
 const allOutput: string[] = [];
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 function baseEnv(): Record<string, string> {
   return {
@@ -75,16 +71,13 @@ async function cli(
   args: string[],
   options: { env?: Record<string, string | undefined>; stdin?: string; fetch?: typeof fetch } = {},
 ): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: [options.stdin ?? ''],
-    env: { ...baseEnv(), ...options.env },
-    fetch: options.fetch ?? fetch,
-  });
-  return record({ code, stdout, stderr });
+  return record(
+    await runCliCaptured(args, {
+      stdin: options.stdin,
+      env: { ...baseEnv(), ...options.env },
+      fetch: options.fetch ?? fetch,
+    }),
+  );
 }
 
 /** A fetch that records every form body before passing the request on. */

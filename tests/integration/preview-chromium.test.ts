@@ -1,11 +1,11 @@
 /**
- * The preview bridge in a real browser: Debian's Chromium, driven by playwright-core, opens the
+ * The preview bridge in a real browser: Debian's Chromium, driven by Playwright, opens the
  * printed URL and uses window.reportDesk exactly as the renderer does.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   CHANNEL_NAMES,
@@ -17,15 +17,7 @@ import type { Result } from '../../shared/errors';
 import { EventHub } from '../../electron/core/events';
 import { PREVIEW_UNREACHABLE_MESSAGE } from '../../electron/preview/bridgeScript';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_LAUNCH_OPTIONS } from '../helpers/chromium';
 
 const PROFILES: ProfilesState = {
   profiles: [
@@ -87,7 +79,7 @@ beforeAll(async () => {
   ) as unknown as ContractHandlers;
   handlers['profiles:list'] = async () => PROFILES;
   server = await startPreviewServer({ handlers, events: hub, rendererDir: root });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
 });
 
 afterAll(async () => {

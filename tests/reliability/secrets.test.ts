@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { FileMatcher } from 'app-builder-lib/out/fileMatcher';
 import { load as loadYaml } from 'js-yaml';
-import { chromium } from 'playwright-core';
+import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/errors';
 import { dispatch } from '../../electron/core/ipc/dispatch';
@@ -27,6 +27,7 @@ import { startDemoService, type DemoService } from '../../electron/demo-service/
 import { findSecrets, filesUnder } from '../helpers/secrets';
 import { testKeyStore } from '../helpers/keychain';
 import { tempCore, type TempCore } from './helpers';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../helpers/chromium';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const unique = () => randomBytes(9).toString('base64url');
@@ -36,14 +37,6 @@ const PASSWORD_UPDATE = `pw-update-${unique()}`;
 const SECRETS = [API_KEY, PASSWORD_CREATE, PASSWORD_UPDATE];
 
 const ACCOUNT = { apiKey: API_KEY, account: { id: 7, name: 'Secret Keeper', email: 'keeper@example.test' } };
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 describe('a realistic session through the gateway', () => {
   let service: DemoService;
@@ -224,7 +217,7 @@ describe('the browser preview', () => {
       events: app.core.events,
       rendererDir: buildDir,
     });
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
     try {
       const context = await browser.newContext();
       const page = await context.newPage();

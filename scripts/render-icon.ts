@@ -1,27 +1,18 @@
 // Renders build/icon.svg to the 1024×1024 build/icon.png that electron-builder turns into
 // the platform icons (.icns, .ico, Linux PNGs). Run it after editing the SVG and commit both:
-//   node scripts/render-icon.mjs
-// It uses Debian's Chromium through playwright-core (no browser download).
-import { chromium } from 'playwright-core';
+//   npx tsx scripts/render-icon.ts
+// It uses Debian's Chromium through Playwright (no browser download).
+import { chromium } from '@playwright/test';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../tests/helpers/chromium';
 
 const SIZE = 1024;
 const svgPath = fileURLToPath(new URL('../build/icon.svg', import.meta.url));
 const pngPath = fileURLToPath(new URL('../build/icon.png', import.meta.url));
 
 const svg = await readFile(svgPath, 'utf8');
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
 try {
   const page = await browser.newPage({ viewport: { width: SIZE, height: SIZE }, deviceScaleFactor: 1 });
   // Inline the SVG so the page needs no file:// or network access.
