@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import type { AppCommand, ConnectivityState } from '../../shared/contract';
 import { ErrorView } from './components/ErrorView';
 import { PROFILE_SWITCHER_ID, Shell } from './components/Shell';
-import { SkeletonBlock, LoadingStatus } from './components/Skeleton';
+import { LoadingPlaceholder } from './components/Skeleton';
 import { SyncProvider, ToastProvider, useSync } from './lib/appState';
 import { onEvent } from './lib/bridge';
 import {
@@ -142,8 +142,7 @@ function Screens() {
   if (profiles.isPending) {
     return (
       <div className="splash">
-        <SkeletonBlock lines={3} />
-        <LoadingStatus label="Starting ReportDesk…" />
+        <LoadingPlaceholder lines={3} label="Starting ReportDesk…" />
       </div>
     );
   }

@@ -2,6 +2,7 @@
  * Renders any JSON value the service sent in a readable way: scalars as text, dates in the
  * user's locale, objects as nested definition lists and arrays as lists — never a raw blob.
  */
+import type { ReactNode } from 'react';
 import { humanizeKey, isIsoDateTime } from '../lib/format';
 import { DateText } from './Badges';
 
@@ -30,6 +31,24 @@ export function FieldValue({ value }: { value: unknown }) {
   return <span>{String(value)}</span>;
 }
 
+interface FieldRowProps {
+  label: string;
+  /** A tooltip on the label, e.g. the service's own name for the field. */
+  labelTitle?: string;
+  valueClassName?: string;
+  children: ReactNode;
+}
+
+/** One label and its value inside a `<dl className="fields">`. */
+export function FieldRow({ label, labelTitle, valueClassName, children }: FieldRowProps) {
+  return (
+    <div className="field-row">
+      <dt title={labelTitle}>{label}</dt>
+      <dd className={valueClassName}>{children}</dd>
+    </div>
+  );
+}
+
 /** A key/value list of fields; `nested` tightens the layout for values inside values. */
 export function FieldTable({
   fields,
@@ -43,12 +62,9 @@ export function FieldTable({
   return (
     <dl className={nested ? 'fields fields-nested' : 'fields'}>
       {entries.map(([key, value]) => (
-        <div className="field-row" key={key}>
-          <dt title={key}>{humanizeKey(key)}</dt>
-          <dd>
-            <FieldValue value={value} />
-          </dd>
-        </div>
+        <FieldRow key={key} label={humanizeKey(key)} labelTitle={key}>
+          <FieldValue value={value} />
+        </FieldRow>
       ))}
     </dl>
   );

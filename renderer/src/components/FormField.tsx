@@ -1,4 +1,4 @@
-import { useId, type ReactElement, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react';
 import { cloneElement } from 'react';
 
 interface FormFieldProps {
@@ -36,5 +36,28 @@ export function FormField({ label, children, hint, errors }: FormFieldProps) {
         </p>
       )}
     </div>
+  );
+}
+
+type TextInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
+  /** Modal puts the focus on the control marked so. */
+  'data-autofocus'?: boolean;
+};
+
+interface TextFieldProps extends TextInputProps {
+  label: string;
+  value: string;
+  /** Gets the text itself, not the DOM event. */
+  onChange: (value: string) => void;
+  hint?: ReactNode;
+  errors?: readonly string[] | null;
+}
+
+/** A FormField around a single-line text input (text, url, password…). */
+export function TextField({ label, value, onChange, hint, errors, ...inputProps }: TextFieldProps) {
+  return (
+    <FormField label={label} hint={hint} errors={errors}>
+      <input {...inputProps} value={value} onChange={(e) => onChange(e.target.value)} />
+    </FormField>
   );
 }

@@ -4,6 +4,7 @@
  * Electron, the preview and jsdom.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { ErrorView } from './ErrorView';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -83,14 +84,23 @@ export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps)
   );
 }
 
+/** The mutation a confirmation runs (a TanStack `useMutation` result fits). */
+export interface ConfirmedAction {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  mutate: () => void;
+}
+
 interface ConfirmProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
-  busy?: boolean;
-  error?: ReactNode;
-  onConfirm: () => void;
+  /** Runs on confirm; while it runs the button says so, and if it fails its error shows here. */
+  action: ConfirmedAction;
   onCancel: () => void;
+  /** Passed to the error: hide the link to Keys & profiles (e.g. on that screen). */
+  hideProfileLinks?: boolean;
 }
 
 /** A destructive confirmation: Cancel has the focus, so Enter never deletes by accident. */
@@ -98,23 +108,49 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
-  busy,
-  error,
-  onConfirm,
+  action,
   onCancel,
+  hideProfileLinks,
 }: ConfirmProps) {
   return (
     <Modal title={title} onClose={onCancel} role="alertdialog">
       <div className="modal-body">{children}</div>
-      {error}
+      {action.isError && <ErrorView error={action.error} hideProfileLinks={hideProfileLinks} />}
       <div className="modal-actions">
         <button type="button" className="button" onClick={onCancel} data-autofocus>
           Cancel
         </button>
-        <button type="button" className="button danger" onClick={onConfirm} disabled={busy}>
-          {busy ? 'Working…' : confirmLabel}
+        <button
+          type="button"
+          className="button danger"
+          onClick={() => action.mutate()}
+          disabled={action.isPending}
+        >
+          {action.isPending ? 'Working…' : confirmLabel}
         </button>
       </div>
     </Modal>
+  );
+}
+
+/** The buttons under a form in a dialog: Cancel, then the form's submit button. */
+export function ModalFormActions({
+  onCancel,
+  submitLabel,
+  disabled,
+}: {
+  onCancel: () => void;
+  submitLabel: string;
+  disabled: boolean;
+}) {
+  return (
+    <div className="modal-actions">
+      <button type="button" className="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="button primary" disabled={disabled}>
+        {submitLabel}
+      </button>
+    </div>
   );
 }

@@ -9,7 +9,7 @@ import type { AppError } from '../../../shared/errors';
 import type { Account } from '../../../shared/model';
 import { call, errorOf } from '../lib/bridge';
 import { ErrorView } from './ErrorView';
-import { FormField } from './FormField';
+import { ApiKeyField, BaseUrlField, ProfileNameField } from './ProfileFields';
 
 type Fields = 'name' | 'baseUrl' | 'apiKey';
 type FieldErrors = Partial<Record<Fields, string[]>>;
@@ -82,15 +82,16 @@ export function ProfileForm({
     setTested(null);
   }
 
-  async function testConnection() {
+  /** Checks the fields, then runs the call; its failure lands next to the fields it names. */
+  async function runChecked(kind: 'test' | 'save', action: () => Promise<void>) {
     resetFeedback();
-    const problems = localProblems(name, baseUrl, apiKey, false);
+    // Only saving needs a name: a connection test is about the URL and the key.
+    const problems = localProblems(name, baseUrl, apiKey, kind === 'save');
     setFieldErrors(problems);
     if (Object.keys(problems).length > 0) return;
-    setBusy('test');
+    setBusy(kind);
     try {
-      const account = await call('profiles:testConnection', { baseUrl, apiKey, allowInsecureHttp });
-      setTested(accountSummary(account));
+      await action();
     } catch (thrown) {
       const failure = errorOf(thrown);
       setFieldErrors(fieldErrorsOf(failure));
@@ -100,24 +101,18 @@ export function ProfileForm({
     }
   }
 
-  async function save(sessionOnly: boolean) {
-    resetFeedback();
-    const problems = localProblems(name, baseUrl, apiKey, true);
-    setFieldErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    setBusy('save');
-    try {
+  const testConnection = () =>
+    runChecked('test', async () => {
+      const account = await call('profiles:testConnection', { baseUrl, apiKey, allowInsecureHttp });
+      setTested(accountSummary(account));
+    });
+
+  const save = (sessionOnly: boolean) =>
+    runChecked('save', async () => {
       const profile = await call('profiles:add', { name, baseUrl, apiKey, allowInsecureHttp, sessionOnly });
       setApiKey('');
       await onSaved(profile);
-    } catch (thrown) {
-      const failure = errorOf(thrown);
-      setFieldErrors(fieldErrorsOf(failure));
-      setError(failure);
-    } finally {
-      setBusy(null);
-    }
-  }
+    });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -127,46 +122,28 @@ export function ProfileForm({
   const isHttp = /^\s*http:\/\//i.test(baseUrl);
   return (
     <form className="form" onSubmit={onSubmit} noValidate aria-label="Add a profile">
-      <FormField
-        label="Profile name"
+      <ProfileNameField
+        value={name}
+        onChange={setName}
         errors={fieldErrors.name}
         hint="For you only, e.g. “Work” or “Client A”."
-      >
-        <input
-          type="text"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          autoComplete="off"
-          maxLength={80}
-        />
-      </FormField>
-      <FormField
-        label="Base URL"
+        autoComplete="off"
+      />
+      <BaseUrlField
+        value={baseUrl}
+        onChange={setBaseUrl}
         errors={fieldErrors.baseUrl}
         hint="The address of the Report Service, e.g. https://reports.example.com."
-      >
-        <input
-          type="url"
-          value={baseUrl}
-          onChange={(e) => setBaseUrl(e.target.value)}
-          autoComplete="url"
-          spellCheck={false}
-          placeholder="https://"
-        />
-      </FormField>
-      <FormField
+        autoComplete="url"
+        placeholder="https://"
+      />
+      <ApiKeyField
         label="API key"
+        value={apiKey}
+        onChange={setApiKey}
         errors={fieldErrors.apiKey}
         hint="Kept in the system keychain; ReportDesk never shows it again."
-      >
-        <input
-          type="password"
-          value={apiKey}
-          onChange={(e) => setApiKey(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-        />
-      </FormField>
+      />
       {isHttp && (
         <label className="checkbox">
           <input

@@ -32,3 +32,13 @@ export function LoadingStatus({ label }: { label: string }) {
     </p>
   );
 }
+
+/** A skeleton and its screen-reader announcement: what a loading block shows, always as a pair. */
+export function LoadingPlaceholder({ lines, label }: { lines: number; label: string }) {
+  return (
+    <>
+      <SkeletonBlock lines={lines} />
+      <LoadingStatus label={label} />
+    </>
+  );
+}

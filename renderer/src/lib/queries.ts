@@ -71,13 +71,20 @@ export function useConnectivity() {
   });
 }
 
+/**
+ * The parts every per-profile read shares: its key names the profile, and it stays idle while
+ * there is no active profile (the core would only answer "no profile").
+ */
+function scopedToProfile<K extends QueryKey>(profileId: string | null, keyFor: (profileId: string) => K) {
+  return { queryKey: keyFor(profileId ?? ''), enabled: profileId !== null };
+}
+
 export function useReports(profileId: string | null, state: ListState) {
   const query = listStateToQuery(state);
   const normalized = normalizeListQuery(query);
   return useQuery({
-    queryKey: queryKeys.reports(profileId ?? '', normalized),
+    ...scopedToProfile(profileId, (id) => queryKeys.reports(id, normalized)),
     queryFn: () => call('reports:list', query),
-    enabled: profileId !== null,
     // Keep the previous page on screen while the next loads — but never another profile's.
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[1] === profileId ? keepPreviousData(previous) : undefined,
@@ -86,33 +93,26 @@ export function useReports(profileId: string | null, state: ListState) {
 
 export function useReport(profileId: string | null, id: string) {
   return useQuery({
-    queryKey: queryKeys.report(profileId ?? '', id),
+    ...scopedToProfile(profileId, (profile) => queryKeys.report(profile, id)),
     queryFn: () => call('reports:get', { id }),
-    enabled: profileId !== null,
   });
 }
 
 export function useAccount(profileId: string | null) {
-  return useQuery({
-    queryKey: queryKeys.account(profileId ?? ''),
-    queryFn: () => call('account:get'),
-    enabled: profileId !== null,
-  });
+  return useQuery({ ...scopedToProfile(profileId, queryKeys.account), queryFn: () => call('account:get') });
 }
 
 export function useCacheStatus(profileId: string | null) {
   return useQuery({
-    queryKey: queryKeys.cacheStatus(profileId ?? ''),
+    ...scopedToProfile(profileId, queryKeys.cacheStatus),
     queryFn: () => call('cache:status'),
-    enabled: profileId !== null,
   });
 }
 
 export function useProjects(profileId: string | null) {
   return useQuery({
-    queryKey: queryKeys.projects(profileId ?? ''),
+    ...scopedToProfile(profileId, queryKeys.projects),
     queryFn: () => call('cache:projects'),
-    enabled: profileId !== null,
     staleTime: 60_000,
   });
 }

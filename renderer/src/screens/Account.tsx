@@ -1,6 +1,6 @@
 import { ErrorView } from '../components/ErrorView';
 import { FieldTable } from '../components/FieldValue';
-import { LoadingStatus, SkeletonBlock } from '../components/Skeleton';
+import { LoadingPlaceholder } from '../components/Skeleton';
 import { useReportVisibleSource } from '../lib/appState';
 import { ageOf } from '../lib/format';
 import { useAccount, useProfiles } from '../lib/queries';
@@ -26,12 +26,7 @@ export function AccountScreen({ profileId }: { profileId: string }) {
           Profile <strong>{profile.name}</strong> · <span className="mono">{profile.baseUrl}</span>
         </p>
       )}
-      {account.isPending && (
-        <>
-          <SkeletonBlock lines={5} />
-          <LoadingStatus label="Loading the account…" />
-        </>
-      )}
+      {account.isPending && <LoadingPlaceholder lines={5} label="Loading the account…" />}
       {account.isError && (
         <ErrorView
           error={account.error}

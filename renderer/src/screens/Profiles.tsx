@@ -1,13 +1,13 @@
 /** Keys & profiles: list, add, rename, replace a key, remove, and choose the active profile. */
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ProfileView } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
 import { ErrorView } from '../components/ErrorView';
-import { FormField } from '../components/FormField';
-import { ConfirmDialog, Modal } from '../components/Modal';
+import { ConfirmDialog, Modal, ModalFormActions } from '../components/Modal';
+import { ApiKeyField, BaseUrlField, ProfileNameField } from '../components/ProfileFields';
 import { ProfileForm, baseUrlProblem } from '../components/ProfileForm';
-import { LoadingStatus, SkeletonBlock } from '../components/Skeleton';
+import { ScreenFallback } from '../components/ScreenFallback';
 import { useToasts } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { queryKeys, useProfiles } from '../lib/queries';
@@ -55,23 +55,14 @@ export function ProfilesScreen() {
       toasts.show(`Switched to ${profile.name}.`);
     });
 
-  if (profiles.isPending) {
+  if (!profiles.isSuccess) {
     return (
-      <section className="screen">
-        <SkeletonBlock lines={4} />
-        <LoadingStatus label="Loading profiles…" />
-      </section>
-    );
-  }
-  if (profiles.isError) {
-    return (
-      <section className="screen">
-        <ErrorView
-          error={profiles.error}
-          title="The profiles could not be loaded."
-          onRetry={() => void profiles.refetch()}
-        />
-      </section>
+      <ScreenFallback
+        query={profiles}
+        loadingLabel="Loading profiles…"
+        skeletonLines={4}
+        errorTitle="The profiles could not be loaded."
+      />
     );
   }
   const { activeId } = profiles.data;
@@ -172,22 +163,22 @@ export function ProfilesScreen() {
   );
 }
 
-function EditProfileDialog({ profile, onDone }: { profile: ProfileView; onDone: () => void }) {
+/** The dialogs that change one profile; each closes itself with `onDone`. */
+interface ProfileDialogProps {
+  profile: ProfileView;
+  onDone: () => void;
+}
+
+function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
   const client = useQueryClient();
   const toasts = useToasts();
   const [name, setName] = useState(profile.name);
   const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
-  const [error, setError] = useState<AppError | null>(null);
-  const [busy, setBusy] = useState(false);
   const nameProblem = name.trim() === '' ? 'Give the profile a name.' : null;
   const urlProblem = baseUrlProblem(baseUrl);
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (nameProblem || urlProblem) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const save = useMutation({
+    mutationFn: async () => {
       const changes = {
         id: profile.id,
         name: name.trim(),
@@ -195,70 +186,71 @@ function EditProfileDialog({ profile, onDone }: { profile: ProfileView; onDone: 
       };
       await call('profiles:update', changes);
       await client.invalidateQueries({ queryKey: queryKeys.profiles });
+    },
+    onSuccess: () => {
       toasts.show('The profile was saved.');
       onDone();
-    } catch (thrown) {
-      setError(errorOf(thrown));
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const failure = save.error ? errorOf(save.error) : null;
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (nameProblem || urlProblem) return;
+    save.mutate();
   }
 
   return (
     <Modal title={`Rename ${profile.name}`} onClose={onDone}>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <FormField label="Profile name" errors={nameProblem ? [nameProblem] : error?.fieldErrors?.name}>
-          <input
-            type="text"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            maxLength={80}
-            data-autofocus
-          />
-        </FormField>
-        <FormField label="Base URL" errors={urlProblem ? [urlProblem] : error?.fieldErrors?.baseUrl}>
-          <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} />
-        </FormField>
-        {error && <ErrorView error={error} hideProfileLinks />}
-        <div className="modal-actions">
-          <button type="button" className="button" onClick={onDone}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={busy || !!nameProblem || !!urlProblem}>
-            {busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <ProfileNameField
+          value={name}
+          onChange={setName}
+          errors={nameProblem ? [nameProblem] : failure?.fieldErrors?.name}
+          data-autofocus
+        />
+        <BaseUrlField
+          value={baseUrl}
+          onChange={setBaseUrl}
+          errors={urlProblem ? [urlProblem] : failure?.fieldErrors?.baseUrl}
+        />
+        {failure && <ErrorView error={failure} hideProfileLinks />}
+        <ModalFormActions
+          onCancel={onDone}
+          submitLabel={save.isPending ? 'Saving…' : 'Save'}
+          disabled={save.isPending || !!nameProblem || !!urlProblem}
+        />
       </form>
     </Modal>
   );
 }
 
-function ReplaceKeyDialog({ profile, onDone }: { profile: ProfileView; onDone: () => void }) {
+function ReplaceKeyDialog({ profile, onDone }: ProfileDialogProps) {
   const client = useQueryClient();
   const toasts = useToasts();
   const [apiKey, setApiKey] = useState('');
-  const [error, setError] = useState<AppError | null>(null);
-  const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
   const keyProblem = touched && apiKey.trim() === '' ? 'Enter the new API key.' : null;
 
-  async function save(sessionOnly: boolean) {
-    setTouched(true);
-    if (apiKey.trim() === '') return;
-    setBusy(true);
-    setError(null);
-    try {
+  const replace = useMutation({
+    mutationFn: async (sessionOnly: boolean) => {
       await call('profiles:setKey', { id: profile.id, apiKey, sessionOnly });
       setApiKey('');
       // A key for another account clears that profile's cache: everything shown may change.
       await client.invalidateQueries();
+    },
+    onSuccess: () => {
       toasts.show(`The key of ${profile.name} was replaced.`);
       onDone();
-    } catch (thrown) {
-      setError(errorOf(thrown));
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+
+  const failure = replace.error ? errorOf(replace.error) : null;
+
+  function save(sessionOnly: boolean) {
+    setTouched(true);
+    if (apiKey.trim() === '') return;
+    replace.mutate(sessionOnly);
   }
 
   return (
@@ -267,7 +259,7 @@ function ReplaceKeyDialog({ profile, onDone }: { profile: ProfileView; onDone: (
         className="form"
         onSubmit={(e) => {
           e.preventDefault();
-          void save(false);
+          save(false);
         }}
         noValidate
       >
@@ -275,59 +267,44 @@ function ReplaceKeyDialog({ profile, onDone }: { profile: ProfileView; onDone: (
           The new key is tested against {profile.baseUrl} before it is saved. The old key stays if the test
           fails.
         </p>
-        <FormField label="New API key" errors={keyProblem ? [keyProblem] : error?.fieldErrors?.apiKey}>
-          <input
-            type="password"
-            value={apiKey}
-            onChange={(e) => setApiKey(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-            data-autofocus
-          />
-        </FormField>
-        {error && <ErrorView error={error} hideProfileLinks onSessionOnly={() => void save(true)} />}
-        <div className="modal-actions">
-          <button type="button" className="button" onClick={onDone}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? 'Testing the key…' : 'Test and save'}
-          </button>
-        </div>
+        <ApiKeyField
+          label="New API key"
+          value={apiKey}
+          onChange={setApiKey}
+          errors={keyProblem ? [keyProblem] : failure?.fieldErrors?.apiKey}
+          data-autofocus
+        />
+        {failure && <ErrorView error={failure} hideProfileLinks onSessionOnly={() => save(true)} />}
+        <ModalFormActions
+          onCancel={onDone}
+          submitLabel={replace.isPending ? 'Testing the key…' : 'Test and save'}
+          disabled={replace.isPending}
+        />
       </form>
     </Modal>
   );
 }
 
-function RemoveProfileDialog({ profile, onDone }: { profile: ProfileView; onDone: () => void }) {
+function RemoveProfileDialog({ profile, onDone }: ProfileDialogProps) {
   const client = useQueryClient();
   const toasts = useToasts();
-  const [error, setError] = useState<AppError | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function remove() {
-    setBusy(true);
-    setError(null);
-    try {
-      const state = await call('profiles:remove', { id: profile.id });
+  const remove = useMutation({
+    mutationFn: () => call('profiles:remove', { id: profile.id }),
+    onSuccess: (state) => {
       client.setQueryData(queryKeys.profiles, state);
       client.removeQueries({ predicate: (q) => q.queryKey[1] === profile.id });
       toasts.show(`Profile ${profile.name} was removed.`);
       onDone();
-    } catch (thrown) {
-      setError(errorOf(thrown));
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   return (
     <ConfirmDialog
       title={`Remove ${profile.name}?`}
       confirmLabel="Remove profile"
-      busy={busy}
-      error={error ? <ErrorView error={error} hideProfileLinks /> : null}
-      onConfirm={() => void remove()}
+      action={remove}
       onCancel={onDone}
+      hideProfileLinks
     >
       <p>
         This deletes the key from the keychain and the cached data of <strong>{profile.name}</strong> (

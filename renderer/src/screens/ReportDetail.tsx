@@ -3,10 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Report } from '../../../shared/model';
 import { DateText, PrivacyBadge, ResultBadge } from '../components/Badges';
-import { ErrorView } from '../components/ErrorView';
-import { FieldTable } from '../components/FieldValue';
+import { BackToReports } from '../components/BackLink';
+import { FieldRow, FieldTable } from '../components/FieldValue';
 import { ConfirmDialog } from '../components/Modal';
-import { SkeletonBlock, LoadingStatus } from '../components/Skeleton';
+import { ReportFallback } from '../components/ReportFallback';
+import { WriteActionButton } from '../components/WriteActionButton';
 import { useReportVisibleSource, useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { ageOf } from '../lib/format';
@@ -42,30 +43,8 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
     },
   });
 
-  if (query.isPending) {
-    return (
-      <section className="screen" aria-label="Report">
-        <a className="back-link" href="#/reports">
-          ‹ Reports
-        </a>
-        <SkeletonBlock lines={6} />
-        <LoadingStatus label="Loading the report…" />
-      </section>
-    );
-  }
-  if (query.isError) {
-    return (
-      <section className="screen" aria-label="Report">
-        <a className="back-link" href="#/reports">
-          ‹ Reports
-        </a>
-        <ErrorView
-          error={query.error}
-          title={`Report ${id} could not be loaded.`}
-          onRetry={() => void query.refetch()}
-        />
-      </section>
-    );
+  if (!query.isSuccess) {
+    return <ReportFallback query={query} id={id} label="Report" skeletonLines={6} />;
   }
 
   const { report, source, fetchedAt } = query.data;
@@ -93,9 +72,7 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
 
   return (
     <section className="screen screen-detail" aria-labelledby="report-title">
-      <a className="back-link" href="#/reports">
-        ‹ Reports
-      </a>
+      <BackToReports />
       <div className="screen-header">
         <div>
           <h1 id="report-title" className="report-url">
@@ -114,68 +91,45 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
         <button type="button" className="button" onClick={() => void openInBrowser()}>
           Open in browser
         </button>
-        <button
-          type="button"
-          className="button"
-          disabled={writeBlock !== null}
-          title={writeBlock ?? undefined}
-          onClick={() => navigate(`/reports/${report.id}/privacy`)}
-        >
+        <WriteActionButton className="button" onClick={() => navigate(`/reports/${report.id}/privacy`)}>
           Edit privacy
-        </button>
-        <button
-          type="button"
+        </WriteActionButton>
+        <WriteActionButton
           className="button danger"
-          disabled={writeBlock !== null}
-          title={writeBlock ?? undefined}
           onClick={() => {
             remove.reset();
             setConfirming(true);
           }}
         >
           Delete
-        </button>
+        </WriteActionButton>
       </div>
       {writeBlock && <p className="muted write-block">{writeBlock}</p>}
 
       <div className="card">
         <dl className="fields">
-          <div className="field-row">
-            <dt>Result</dt>
-            <dd>
-              <ResultBadge result={report.result} />
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Privacy</dt>
-            <dd>
-              <PrivacyBadge privacy={report.privacy} />
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Generated</dt>
-            <dd>
-              <DateText value={report.generated_at} />
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>Project</dt>
-            <dd>
-              {report.project === null || report.project === undefined ? (
-                <span className="muted">None</span>
-              ) : (
-                String(report.project)
-              )}
-            </dd>
-          </div>
-          <div className="field-row">
-            <dt>URL</dt>
-            <dd className="field-text">{report.url}</dd>
-          </div>
-          <div className="field-row">
-            <dt>ID</dt>
-            <dd className="mono">{report.id}</dd>
-          </div>
+          <FieldRow label="Result">
+            <ResultBadge result={report.result} />
+          </FieldRow>
+          <FieldRow label="Privacy">
+            <PrivacyBadge privacy={report.privacy} />
+          </FieldRow>
+          <FieldRow label="Generated">
+            <DateText value={report.generated_at} />
+          </FieldRow>
+          <FieldRow label="Project">
+            {report.project === null || report.project === undefined ? (
+              <span className="muted">None</span>
+            ) : (
+              String(report.project)
+            )}
+          </FieldRow>
+          <FieldRow label="URL" valueClassName="field-text">
+            {report.url}
+          </FieldRow>
+          <FieldRow label="ID" valueClassName="mono">
+            {report.id}
+          </FieldRow>
         </dl>
       </div>
 
@@ -192,9 +146,7 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
         <ConfirmDialog
           title="Delete this report?"
           confirmLabel="Delete report"
-          busy={remove.isPending}
-          error={remove.isError ? <ErrorView error={remove.error} /> : null}
-          onConfirm={() => remove.mutate()}
+          action={remove}
           onCancel={() => setConfirming(false)}
         >
           <p>

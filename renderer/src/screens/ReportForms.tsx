@@ -1,6 +1,6 @@
 /** Create a report, and change a report's privacy: forms with inline, per-field errors. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type ComponentProps, type FormEvent } from 'react';
 import type { AppError } from '../../../shared/errors';
 import {
   MAX_PASSWORD_LENGTH,
@@ -10,9 +10,11 @@ import {
   type PrivacyValue,
   type Report,
 } from '../../../shared/model';
+import { BackLink, BackToReports } from '../components/BackLink';
 import { ErrorView } from '../components/ErrorView';
-import { FormField } from '../components/FormField';
-import { LoadingStatus, SkeletonBlock } from '../components/Skeleton';
+import { TextField } from '../components/FormField';
+import { WriteActionButton } from '../components/WriteActionButton';
+import { ReportFallback } from '../components/ReportFallback';
 import { useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { applyReportSaved, useReport } from '../lib/queries';
@@ -49,6 +51,18 @@ function splitError(error: AppError | null, fields: readonly string[]) {
   return { byField, general: unexplained ? error : null };
 }
 
+/** What a field shows: the problem found here first, then what the service said about it. */
+function fieldErrors(localProblem: string | null, fromService: string[] | undefined): string[] {
+  return [...(localProblem ? [localProblem] : []), ...(fromService ?? [])];
+}
+
+/** Only for password-protected reports; the service keeps it, ReportDesk never does. */
+function ReportPasswordField(props: Omit<ComponentProps<typeof TextField>, 'label' | 'type'>) {
+  return (
+    <TextField {...props} label="Report password" type="password" autoComplete="new-password" required />
+  );
+}
+
 function PrivacyChoice({
   value,
   onChange,
@@ -82,6 +96,61 @@ function WriteBlockNote({ reason }: { reason: string | null }) {
   ) : null;
 }
 
+/**
+ * The end of a report form: the error no field explains (with Retry), then the submit button —
+ * off while the request runs or writes are blocked — and Cancel.
+ */
+function ReportFormFooter({
+  action,
+  unexplainedError,
+  submitLabel,
+  pendingLabel,
+  cancelHref,
+}: {
+  action: { isPending: boolean; mutate: () => void };
+  unexplainedError: AppError | null;
+  submitLabel: string;
+  pendingLabel: string;
+  cancelHref: string;
+}) {
+  return (
+    <>
+      {unexplainedError && <ErrorView error={unexplainedError} onRetry={() => action.mutate()} />}
+      <div className="form-actions">
+        <WriteActionButton type="submit" className="button primary" busy={action.isPending}>
+          {action.isPending ? pendingLabel : submitLabel}
+        </WriteActionButton>
+        <a className="button" href={cancelHref}>
+          Cancel
+        </a>
+      </div>
+    </>
+  );
+}
+
+/**
+ * A report form's round trip: its checks speak once it was submitted, a blocked or invalid form
+ * never reaches the service, and the service's error is kept to show by field.
+ */
+function useReportSubmit(send: () => Promise<Report>, onSaved: (report: Report) => void) {
+  const [submitted, setSubmitted] = useState(false);
+  const [serviceError, setServiceError] = useState<AppError | null>(null);
+  const saving = useMutation({
+    mutationFn: send,
+    onSuccess: onSaved,
+    onError: (thrown) => setServiceError(errorOf(thrown)),
+  });
+
+  function submit(event: FormEvent, canSend: boolean) {
+    event.preventDefault();
+    setSubmitted(true);
+    setServiceError(null);
+    if (canSend) saving.mutate();
+  }
+
+  return { saving, submitted, serviceError, setServiceError, submit };
+}
+
 export function CreateReport({ profileId }: { profileId: string }) {
   const client = useQueryClient();
   const toasts = useToasts();
@@ -90,34 +159,25 @@ export function CreateReport({ profileId }: { profileId: string }) {
   const [urlTouched, setUrlTouched] = useState(false);
   const [privacy, setPrivacy] = useState<PrivacyValue>(0);
   const [password, setPassword] = useState('');
-  const [submitted, setSubmitted] = useState(false);
-  const [serviceError, setServiceError] = useState<AppError | null>(null);
-
-  const create = useMutation({
-    mutationFn: () =>
+  const { saving, submitted, serviceError, setServiceError, submit } = useReportSubmit(
+    () =>
       call(
         'reports:create',
         privacy === 2 ? { url: url.trim(), privacy, password } : { url: url.trim(), privacy },
       ),
-    onSuccess: (report: Report) => {
+    (report) => {
       applyReportSaved(client, profileId, report);
       toasts.show('The report was created.');
       navigate(`/reports/${report.id}`);
     },
-    onError: (thrown) => setServiceError(errorOf(thrown)),
-  });
+  );
 
   const urlProblem = urlTouched || submitted ? reportUrlProblem(url) : null;
   const pwProblem = submitted ? passwordProblem(privacy, password) : null;
   const { byField, general } = splitError(serviceError, ['url', 'privacy', 'password']);
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    setServiceError(null);
-    if (writeBlock || reportUrlProblem(url) || passwordProblem(privacy, password)) return;
-    create.mutate();
-  }
+  const onSubmit = (event: FormEvent) =>
+    submit(event, !writeBlock && !reportUrlProblem(url) && !passwordProblem(privacy, password));
 
   function clearServiceField(field: string) {
     if (!serviceError?.fieldErrors?.[field]) return;
@@ -128,30 +188,25 @@ export function CreateReport({ profileId }: { profileId: string }) {
 
   return (
     <section className="screen screen-form" aria-labelledby="create-title">
-      <a className="back-link" href="#/reports">
-        ‹ Reports
-      </a>
+      <BackToReports />
       <h1 id="create-title">New report</h1>
       <WriteBlockNote reason={writeBlock} />
       <form className="form card" onSubmit={onSubmit} noValidate aria-label="New report">
-        <FormField
+        <TextField
           label="URL to analyse"
-          errors={[...(urlProblem ? [urlProblem] : []), ...(byField.url ?? [])]}
+          errors={fieldErrors(urlProblem, byField.url)}
           hint="A full address starting with https:// or http://."
-        >
-          <input
-            type="url"
-            value={url}
-            placeholder="https://example.com/page"
-            spellCheck={false}
-            autoFocus
-            onChange={(e) => {
-              setUrl(e.target.value);
-              setUrlTouched(true);
-              clearServiceField('url');
-            }}
-          />
-        </FormField>
+          type="url"
+          value={url}
+          placeholder="https://example.com/page"
+          spellCheck={false}
+          autoFocus
+          onChange={(value) => {
+            setUrl(value);
+            setUrlTouched(true);
+            clearServiceField('url');
+          }}
+        />
         <PrivacyChoice
           value={privacy}
           errors={byField.privacy}
@@ -161,37 +216,23 @@ export function CreateReport({ profileId }: { profileId: string }) {
           }}
         />
         {privacy === 2 && (
-          <FormField
-            label="Report password"
-            errors={[...(pwProblem ? [pwProblem] : []), ...(byField.password ?? [])]}
+          <ReportPasswordField
+            value={password}
+            errors={fieldErrors(pwProblem, byField.password)}
             hint="People need it to open the report. ReportDesk does not keep it."
-          >
-            <input
-              type="password"
-              value={password}
-              autoComplete="new-password"
-              required
-              onChange={(e) => {
-                setPassword(e.target.value);
-                clearServiceField('password');
-              }}
-            />
-          </FormField>
+            onChange={(value) => {
+              setPassword(value);
+              clearServiceField('password');
+            }}
+          />
         )}
-        {general && <ErrorView error={general} onRetry={() => create.mutate()} />}
-        <div className="form-actions">
-          <button
-            type="submit"
-            className="button primary"
-            disabled={create.isPending || writeBlock !== null}
-            title={writeBlock ?? undefined}
-          >
-            {create.isPending ? 'Creating…' : 'Create report'}
-          </button>
-          <a className="button" href="#/reports">
-            Cancel
-          </a>
-        </div>
+        <ReportFormFooter
+          action={saving}
+          unexplainedError={general}
+          submitLabel="Create report"
+          pendingLabel="Creating…"
+          cancelHref="#/reports"
+        />
       </form>
     </section>
   );
@@ -205,26 +246,15 @@ function initialResultsFlag(report: Report): 0 | 1 {
 
 export function PrivacyEdit({ profileId, id }: { profileId: string; id: string }) {
   const query = useReport(profileId, id);
-  if (query.isPending) {
+  if (!query.isSuccess) {
     return (
-      <section className="screen" aria-label="Edit privacy">
-        <SkeletonBlock lines={5} />
-        <LoadingStatus label="Loading the report…" />
-      </section>
-    );
-  }
-  if (query.isError) {
-    return (
-      <section className="screen" aria-label="Edit privacy">
-        <a className="back-link" href="#/reports">
-          ‹ Reports
-        </a>
-        <ErrorView
-          error={query.error}
-          title={`Report ${id} could not be loaded.`}
-          onRetry={() => void query.refetch()}
-        />
-      </section>
+      <ReportFallback
+        query={query}
+        id={id}
+        label="Edit privacy"
+        skeletonLines={5}
+        backLinkWhileLoading={false}
+      />
     );
   }
   return <PrivacyForm profileId={profileId} report={query.data.report} />;
@@ -237,58 +267,39 @@ export function PrivacyForm({ profileId, report }: { profileId: string; report: 
   const [privacy, setPrivacy] = useState<PrivacyValue>(report.privacy ?? 0);
   const [password, setPassword] = useState('');
   const [results, setResults] = useState<0 | 1>(initialResultsFlag(report));
-  const [submitted, setSubmitted] = useState(false);
-  const [serviceError, setServiceError] = useState<AppError | null>(null);
-
-  const update = useMutation({
-    mutationFn: () =>
+  const { saving, submitted, serviceError, submit } = useReportSubmit(
+    () =>
       call('reports:update', {
         id: report.id,
         changes: privacy === 2 ? { privacy, password, results } : { privacy, results },
       }),
-    onSuccess: (updated: Report) => {
+    (updated) => {
       applyReportSaved(client, profileId, updated);
       toasts.show('The privacy was changed.');
       navigate(`/reports/${updated.id}`);
     },
-    onError: (thrown) => setServiceError(errorOf(thrown)),
-  });
+  );
 
   const pwProblem = submitted ? passwordProblem(privacy, password) : null;
   const { byField, general } = splitError(serviceError, ['privacy', 'password', 'results']);
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    setServiceError(null);
-    if (writeBlock || passwordProblem(privacy, password)) return;
-    update.mutate();
-  }
+  const onSubmit = (event: FormEvent) => submit(event, !writeBlock && !passwordProblem(privacy, password));
 
   return (
     <section className="screen screen-form" aria-labelledby="privacy-title">
-      <a className="back-link" href={`#/reports/${report.id}`}>
-        ‹ Report {report.id}
-      </a>
+      <BackLink href={`#/reports/${report.id}`} label={`Report ${report.id}`} />
       <h1 id="privacy-title">Edit privacy</h1>
       <p className="muted break">{report.url}</p>
       <WriteBlockNote reason={writeBlock} />
       <form className="form card" onSubmit={onSubmit} noValidate aria-label="Edit privacy">
         <PrivacyChoice value={privacy} onChange={setPrivacy} errors={byField.privacy} />
         {privacy === 2 && (
-          <FormField
-            label="Report password"
-            errors={[...(pwProblem ? [pwProblem] : []), ...(byField.password ?? [])]}
+          <ReportPasswordField
+            value={password}
+            errors={fieldErrors(pwProblem, byField.password)}
             hint="Sets the password people need to open the report. ReportDesk does not keep it."
-          >
-            <input
-              type="password"
-              value={password}
-              autoComplete="new-password"
-              required
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </FormField>
+            onChange={setPassword}
+          />
         )}
         <fieldset className="form-field">
           <legend>Results visible</legend>
@@ -303,20 +314,13 @@ export function PrivacyForm({ profileId, report }: { profileId: string; report: 
           </p>
           {byField.results && <p className="field-error">{byField.results.join(' ')}</p>}
         </fieldset>
-        {general && <ErrorView error={general} onRetry={() => update.mutate()} />}
-        <div className="form-actions">
-          <button
-            type="submit"
-            className="button primary"
-            disabled={update.isPending || writeBlock !== null}
-            title={writeBlock ?? undefined}
-          >
-            {update.isPending ? 'Saving…' : 'Save privacy'}
-          </button>
-          <a className="button" href={`#/reports/${report.id}`}>
-            Cancel
-          </a>
-        </div>
+        <ReportFormFooter
+          action={saving}
+          unexplainedError={general}
+          submitLabel="Save privacy"
+          pendingLabel="Saving…"
+          cancelHref={`#/reports/${report.id}`}
+        />
       </form>
     </section>
   );

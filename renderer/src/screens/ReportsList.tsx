@@ -10,7 +10,8 @@ import {
 import { DateText, PrivacyBadge, ResultBadge } from '../components/Badges';
 import { ErrorView } from '../components/ErrorView';
 import { LoadingStatus, SkeletonRows } from '../components/Skeleton';
-import { useReportVisibleSource, useWriteBlockReason } from '../lib/appState';
+import { WriteActionButton } from '../components/WriteActionButton';
+import { useReportVisibleSource } from '../lib/appState';
 import { ageOf } from '../lib/format';
 import {
   activeFilters,
@@ -42,12 +43,30 @@ export function requestSearchFocus(): void {
   window.dispatchEvent(new Event(FOCUS_SEARCH_EVENT));
 }
 
-const SORT_LABELS: Record<SortBy, string> = {
-  id: 'Date created (id)',
-  generated_at: 'Date generated',
-  url: 'URL',
-  result: 'Result',
-};
+interface SelectOption<V extends string | number> {
+  value: V;
+  label: string;
+}
+
+const RESULT_OPTIONS: SelectOption<ReportResult | ''>[] = [
+  { value: '', label: 'Any' },
+  ...REPORT_RESULTS.map((r) => ({ value: r, label: r.charAt(0).toUpperCase() + r.slice(1) })),
+];
+const SORT_OPTIONS: SelectOption<SortBy>[] = [
+  { value: 'id', label: 'Date created (id)' },
+  { value: 'generated_at', label: 'Date generated' },
+  { value: 'url', label: 'URL' },
+  { value: 'result', label: 'Result' },
+];
+const DIRECTION_OPTIONS: SelectOption<'asc' | 'desc'>[] = [
+  { value: 'desc', label: 'Descending' },
+  { value: 'asc', label: 'Ascending' },
+];
+const PER_PAGE_OPTIONS: SelectOption<PerPage>[] = PER_PAGE_VALUES.map((n) => ({
+  value: n,
+  label: String(n),
+}));
+
 const COLUMNS: { key: SortBy | 'privacy' | 'project'; label: string; sortable: boolean }[] = [
   { key: 'id', label: 'ID', sortable: true },
   { key: 'url', label: 'URL', sortable: true },
@@ -81,6 +100,41 @@ function useDebouncedText(
   return [text, setText];
 }
 
+/** A labelled drop-down in the toolbar; it hands back the option's own value, not the DOM string. */
+function ToolbarSelect<V extends string | number>({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: V;
+  options: readonly SelectOption<V>[];
+  onChange: (value: V) => void;
+}) {
+  return (
+    <div className="toolbar-field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => {
+          const chosen = options.find((option) => String(option.value) === e.target.value);
+          if (chosen) onChange(chosen.value);
+        }}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function ReportsList({ profileId }: { profileId: string }) {
   const [state, setState] = useState<ListState>(() => loadListState(profileId));
   const update = (change: Partial<ListState>) => setState((current) => changeListState(current, change));
@@ -88,7 +142,6 @@ export function ReportsList({ profileId }: { profileId: string }) {
 
   const reports = useReports(profileId, state);
   const projects = useProjects(profileId);
-  const writeBlock = useWriteBlockReason();
   useReportVisibleSource(reports.data);
 
   const [searchText, setSearchText] = useDebouncedText(state.search, (search) => update({ search }));
@@ -129,15 +182,13 @@ export function ReportsList({ profileId }: { profileId: string }) {
               From the offline copy, saved {ageOf(page.fetchedAt)} ago
             </span>
           )}
-          <button
-            type="button"
+          <WriteActionButton
             className="button primary"
-            disabled={writeBlock !== null}
-            title={writeBlock ?? 'New report (Ctrl+N)'}
+            title="New report (Ctrl+N)"
             onClick={() => navigate('/reports/new')}
           >
             New report
-          </button>
+          </WriteActionButton>
         </div>
       </div>
 
@@ -157,23 +208,13 @@ export function ReportsList({ profileId }: { profileId: string }) {
             spellCheck={false}
           />
         </div>
-        <div className="toolbar-field">
-          <label htmlFor="filter-result">Result</label>
-          <select
-            id="filter-result"
-            value={state.result ?? ''}
-            onChange={(e) =>
-              update({ result: e.target.value === '' ? null : (e.target.value as ReportResult) })
-            }
-          >
-            <option value="">Any</option>
-            {REPORT_RESULTS.map((r) => (
-              <option key={r} value={r}>
-                {r.charAt(0).toUpperCase() + r.slice(1)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ToolbarSelect
+          id="filter-result"
+          label="Result"
+          value={state.result ?? ''}
+          options={RESULT_OPTIONS}
+          onChange={(result) => update({ result: result === '' ? null : result })}
+        />
         <div className="toolbar-field">
           <label htmlFor="filter-project">Project</label>
           <input
@@ -195,45 +236,27 @@ export function ReportsList({ profileId }: { profileId: string }) {
             ))}
           </datalist>
         </div>
-        <div className="toolbar-field">
-          <label htmlFor="sort-by">Sort by</label>
-          <select
-            id="sort-by"
-            value={state.sortBy}
-            onChange={(e) => update({ sortBy: e.target.value as SortBy })}
-          >
-            {Object.entries(SORT_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="toolbar-field">
-          <label htmlFor="sort-direction">Order</label>
-          <select
-            id="sort-direction"
-            value={state.sort}
-            onChange={(e) => update({ sort: e.target.value === 'asc' ? 'asc' : 'desc' })}
-          >
-            <option value="desc">Descending</option>
-            <option value="asc">Ascending</option>
-          </select>
-        </div>
-        <div className="toolbar-field">
-          <label htmlFor="per-page">Per page</label>
-          <select
-            id="per-page"
-            value={state.perPage}
-            onChange={(e) => update({ perPage: Number(e.target.value) as PerPage })}
-          >
-            {PER_PAGE_VALUES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ToolbarSelect
+          id="sort-by"
+          label="Sort by"
+          value={state.sortBy}
+          options={SORT_OPTIONS}
+          onChange={(sortBy) => update({ sortBy })}
+        />
+        <ToolbarSelect
+          id="sort-direction"
+          label="Order"
+          value={state.sort}
+          options={DIRECTION_OPTIONS}
+          onChange={(sort) => update({ sort })}
+        />
+        <ToolbarSelect
+          id="per-page"
+          label="Per page"
+          value={state.perPage}
+          options={PER_PAGE_OPTIONS}
+          onChange={(perPage) => update({ perPage })}
+        />
       </div>
 
       {reports.isFetching && page && <div className="fetch-bar" aria-hidden="true" />}
@@ -342,15 +365,9 @@ export function ReportsList({ profileId }: { profileId: string }) {
                 ) : (
                   <>
                     <p>There are no reports yet.</p>
-                    <button
-                      type="button"
-                      className="button primary"
-                      disabled={writeBlock !== null}
-                      title={writeBlock ?? undefined}
-                      onClick={() => navigate('/reports/new')}
-                    >
+                    <WriteActionButton className="button primary" onClick={() => navigate('/reports/new')}>
                       Create a report
-                    </button>
+                    </WriteActionButton>
                   </>
                 )}
               </div>

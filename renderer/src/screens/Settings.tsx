@@ -6,7 +6,9 @@ import { ConfirmDialog } from '../components/Modal';
 import { SyncProgressBar } from '../components/Shell';
 import { SkeletonBlock } from '../components/Skeleton';
 import { DateText } from '../components/Badges';
-import { useSync, useToasts, useWriteBlockReason } from '../lib/appState';
+import { FieldRow } from '../components/FieldValue';
+import { WriteActionButton } from '../components/WriteActionButton';
+import { useSync, useToasts } from '../lib/appState';
 import { call } from '../lib/bridge';
 import { formatBytes } from '../lib/format';
 import { queryKeys, useCacheStatus } from '../lib/queries';
@@ -16,7 +18,6 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
   const toasts = useToasts();
   const status = useCacheStatus(profileId);
   const sync = useSync();
-  const offlineReason = useWriteBlockReason();
   const [confirmClear, setConfirmClear] = useState(false);
 
   const clear = useMutation({
@@ -40,24 +41,15 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
         {status.isError && <ErrorView error={status.error} onRetry={() => void status.refetch()} />}
         {status.data && (
           <dl className="fields">
-            <div className="field-row">
-              <dt>Reports saved for this profile</dt>
-              <dd>{status.data.reportCount}</dd>
-            </div>
-            <div className="field-row">
-              <dt>Cache size (all profiles)</dt>
-              <dd>{formatBytes(status.data.sizeBytes)}</dd>
-            </div>
-            <div className="field-row">
-              <dt>Last made available offline</dt>
-              <dd>
-                {status.data.lastFullSyncAt ? (
-                  <DateText value={status.data.lastFullSyncAt} />
-                ) : (
-                  <span className="muted">Never</span>
-                )}
-              </dd>
-            </div>
+            <FieldRow label="Reports saved for this profile">{status.data.reportCount}</FieldRow>
+            <FieldRow label="Cache size (all profiles)">{formatBytes(status.data.sizeBytes)}</FieldRow>
+            <FieldRow label="Last made available offline">
+              {status.data.lastFullSyncAt ? (
+                <DateText value={status.data.lastFullSyncAt} />
+              ) : (
+                <span className="muted">Never</span>
+              )}
+            </FieldRow>
           </dl>
         )}
         <p className="field-hint">
@@ -79,15 +71,9 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
           </p>
         )}
         <div className="form-actions">
-          <button
-            type="button"
-            className="button primary"
-            onClick={sync.start}
-            disabled={sync.running || offlineReason !== null}
-            title={offlineReason ?? undefined}
-          >
+          <WriteActionButton className="button primary" onClick={sync.start} busy={sync.running}>
             {sync.running ? 'Downloading…' : 'Make available offline'}
-          </button>
+          </WriteActionButton>
           <button
             type="button"
             className="button danger"
@@ -103,9 +89,7 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
         <ConfirmDialog
           title="Clear the offline copy?"
           confirmLabel="Clear cache"
-          busy={clear.isPending}
-          error={clear.isError ? <ErrorView error={clear.error} /> : null}
-          onConfirm={() => clear.mutate()}
+          action={clear}
           onCancel={() => setConfirmClear(false)}
         >
           <p>

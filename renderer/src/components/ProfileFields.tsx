@@ -1,0 +1,24 @@
+/**
+ * The inputs of a profile — its name, base URL and API key — as the add form and the rename and
+ * replace-key dialogs all show them, so each field behaves the same wherever it is edited.
+ */
+import type { ComponentProps } from 'react';
+import { TextField } from './FormField';
+
+type ProfileFieldProps = Omit<ComponentProps<typeof TextField>, 'label' | 'type'>;
+
+/** The core's limit (shared/contract.ts, which the renderer does not import: it pulls in zod). */
+const PROFILE_NAME_MAX_LENGTH = 80;
+
+export function ProfileNameField(props: ProfileFieldProps) {
+  return <TextField {...props} label="Profile name" type="text" maxLength={PROFILE_NAME_MAX_LENGTH} />;
+}
+
+export function BaseUrlField(props: ProfileFieldProps) {
+  return <TextField {...props} label="Base URL" type="url" spellCheck={false} />;
+}
+
+/** A secret: masked, and kept out of the browser's autofill and spell checker. */
+export function ApiKeyField(props: ProfileFieldProps & { label: string }) {
+  return <TextField {...props} type="password" autoComplete="off" spellCheck={false} />;
+}

@@ -1,0 +1,34 @@
+/** The report screens (detail, edit privacy) until their report is there: loading, or why not. */
+import { BackToReports } from './BackLink';
+import { ScreenFallback, type UnsettledQuery } from './ScreenFallback';
+
+interface ReportFallbackProps {
+  query: UnsettledQuery;
+  id: string;
+  /** The screen's name, e.g. "Report" or "Edit privacy". */
+  label: string;
+  /** About as many lines as the loaded screen has, so the layout does not jump. */
+  skeletonLines: number;
+  /** False where the loaded screen's own back link leads elsewhere (to the report, not the list). */
+  backLinkWhileLoading?: boolean;
+}
+
+export function ReportFallback({
+  query,
+  id,
+  label,
+  skeletonLines,
+  backLinkWhileLoading,
+}: ReportFallbackProps) {
+  return (
+    <ScreenFallback
+      query={query}
+      label={label}
+      loadingLabel="Loading the report…"
+      skeletonLines={skeletonLines}
+      errorTitle={`Report ${id} could not be loaded.`}
+      navigation={<BackToReports />}
+      navigationWhileLoading={backLinkWhileLoading}
+    />
+  );
+}
