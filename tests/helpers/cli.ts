@@ -1,4 +1,6 @@
-/** Runs the CLI in this process with captured streams, as main.ts would with process.*. */
+/** Running the CLI in tests: in this process with captured streams, or as a real process. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { runCli, type CliIo } from '../../electron/cli/commands';
 
 export interface CliRun {
@@ -20,4 +22,23 @@ export async function runCliCaptured(
     stdin: [io.stdin ?? ''],
   });
   return { code, stdout, stderr };
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs the real CLI in its own process (from source, through tsx), feeding `stdin`. */
+export function spawnCliCaptured(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
 }

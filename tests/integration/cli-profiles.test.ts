@@ -6,12 +6,10 @@
  * ages are exact); a few spawn the real process. The tests build on each other as a user
  * would; the service is stopped for the offline part at the end.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheStatus, ProfilesState, SyncSummary } from '../../shared/contract';
 import { AppFailure, appError } from '../../shared/errors';
@@ -23,12 +21,11 @@ import { dataPaths } from '../../electron/core/services';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { REAL_KEYCHAIN, testKeyStore } from '../helpers/keychain';
 import { findSecrets } from '../helpers/secrets';
-import { runCliCaptured, type CliRun } from '../helpers/cli';
+import { runCliCaptured, spawnCliCaptured, type CliRun } from '../helpers/cli';
 
 const KEY_A = 'cli-profile-key-alice-7Qw2Er9Ty';
 const KEY_B = 'cli-profile-key-bob-4Ui8Op3As';
 const REPORTS_PER_ACCOUNT = 30;
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OFFLINE_REASON = '(the Report Service could not be reached).\n';
 
 let service: DemoService;
@@ -73,20 +70,12 @@ async function cli(
 }
 
 /** The real CLI in its own process (its keychain is keytar's default service, "ReportDesk"). */
-function spawnCli(args: string[], env: Record<string, string | undefined> = {}, stdin = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...baseEnv(), ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve(record({ code: code ?? -1, stdout, stderr })));
-    child.stdin.end(stdin);
-  });
+async function spawnCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  stdin = '',
+): Promise<Run> {
+  return record(await spawnCliCaptured(args, { ...baseEnv(), ...env }, stdin));
 }
 
 async function profilesState(): Promise<ProfilesState> {

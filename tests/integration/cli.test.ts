@@ -4,19 +4,16 @@
  * streams; the rest call runCli in-process with captured streams. Retries wait 1 ms
  * (REPORT_DESK_RETRY_BASE_MS), so nothing here waits long.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
-import { runCliCaptured, type CliRun } from '../helpers/cli';
+import { runCliCaptured, spawnCliCaptured, type CliRun } from '../helpers/cli';
 
 const KEY = 'cli-test-key-Hy6Tq2Wn9Rb';
 const REPORTS = '/api/v1/reports';
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let service: DemoService;
 let refusedUrl: string;
@@ -45,25 +42,15 @@ function record(run: Run): Run {
  * The real CLI in its own process, with a data dir of its own: these runs go in parallel, and
  * processes writing one cache file at the same moment is not what these tests are about.
  */
-function spawnCli(args: string[], env: Record<string, string | undefined> = {}, stdin = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...baseEnv(),
-        REPORT_DESK_DATA_DIR: mkdtempSync(join(dataDir, 'spawned-')),
-        ...env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve(record({ code: code ?? -1, stdout, stderr })));
-    child.stdin.end(stdin);
-  });
+async function spawnCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  stdin = '',
+): Promise<Run> {
+  const ownDataDir = mkdtempSync(join(dataDir, 'spawned-'));
+  return record(
+    await spawnCliCaptured(args, { ...baseEnv(), REPORT_DESK_DATA_DIR: ownDataDir, ...env }, stdin),
+  );
 }
 
 /** runCli in this process, with captured streams. */

@@ -7,17 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  CHANNEL_NAMES,
-  type ContractHandlers,
-  type ProfilesState,
-  type ReportDeskBridge,
-} from '../../shared/contract';
+import type { ProfilesState, ReportDeskBridge } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
 import { EventHub } from '../../electron/core/events';
 import { PREVIEW_UNREACHABLE_MESSAGE } from '../../electron/preview/bridgeScript';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
 import { CHROMIUM_LAUNCH_OPTIONS } from '../helpers/chromium';
+import { unimplementedHandlers } from '../helpers/fakeHandlers';
 
 const PROFILES: ProfilesState = {
   profiles: [
@@ -69,14 +65,7 @@ beforeAll(async () => {
       '<script type="module" src="./assets/app.js"></script></head><body></body></html>',
   );
   await writeFile(join(root, 'assets', 'app.js'), 'window.appSawBridge = typeof window.reportDesk;\n');
-  const handlers = Object.fromEntries(
-    CHANNEL_NAMES.map((name) => [
-      name,
-      async () => {
-        throw new Error(`fake handler for ${name} is not implemented`);
-      },
-    ]),
-  ) as unknown as ContractHandlers;
+  const handlers = unimplementedHandlers();
   handlers['profiles:list'] = async () => PROFILES;
   server = await startPreviewServer({ handlers, events: hub, rendererDir: root });
   browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);

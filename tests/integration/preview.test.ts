@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Script, createContext, runInContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNEL_NAMES, type ContractHandlers, type ProfilesState } from '../../shared/contract';
+import type { ContractHandlers, ProfilesState } from '../../shared/contract';
 import { AppFailure, appError } from '../../shared/errors';
 import { CONTENT_SECURITY_POLICY } from '../../electron/core/desktop/csp';
 import { EventHub } from '../../electron/core/events';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
+import { unimplementedHandlers } from '../helpers/fakeHandlers';
 
 const PROFILES: ProfilesState = {
   profiles: [
@@ -36,14 +37,7 @@ const SECRET_TEXT = 'outside-the-renderer-folder';
 
 /** A few channels answer; every other one throws, as an unimplemented handler would. */
 function fakeHandlers(): ContractHandlers {
-  const handlers = Object.fromEntries(
-    CHANNEL_NAMES.map((name) => [
-      name,
-      async () => {
-        throw new Error(`fake handler for ${name} is not implemented`);
-      },
-    ]),
-  ) as unknown as ContractHandlers;
+  const handlers = unimplementedHandlers();
   handlers['profiles:list'] = async () => PROFILES;
   handlers['profiles:activate'] = async ({ id }) => ({ ...PROFILES, activeId: id });
   handlers['reports:get'] = async () => {
