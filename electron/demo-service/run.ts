@@ -3,7 +3,7 @@
  * The port also comes from the PORT environment variable; the default is 8787.
  */
 import { toAppError } from '../../shared/errors';
-import { startDemoService } from './server';
+import { DEMO_API_KEY, startDemoService } from './server';
 
 const DEFAULT_PORT = 8787;
 
@@ -44,7 +44,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(`Report Service demo running at ${service.baseUrl}`);
-  console.log(`API key: ${service.apiKey}`);
+  // The published demo key, not a secret: the service it opens holds only seeded sample data.
+  console.log(`API key: ${DEMO_API_KEY}`);
   const stop = () => {
     void service.stop().then(() => process.exit(0));
   };

@@ -22,6 +22,7 @@ import { startDemoService, type DemoService } from '../../electron/demo-service/
 import { REAL_KEYCHAIN, testKeyStore } from '../helpers/keychain';
 import { findSecrets } from '../helpers/secrets';
 import { runCliCaptured, spawnCliCaptured, type CliRun } from '../helpers/cli';
+import { skipWhen } from '../helpers/skip';
 
 const KEY_A = 'cli-profile-key-alice-7Qw2Er9Ty';
 const KEY_B = 'cli-profile-key-bob-4Ui8Op3As';
@@ -279,35 +280,37 @@ describe('profiles', () => {
     expect(read.stderr).toBe(CLI_KEYCHAIN_MESSAGE + '\n');
   });
 
-  it.skipIf(!REAL_KEYCHAIN)(
-    'the real process: add (key on stdin) and remove, through the OS keychain',
-    async () => {
-      const own = mkdtempSync(join(tmpdir(), 'report-desk-cli-spawned-'));
-      try {
-        const env = { REPORT_DESK_DATA_DIR: own };
-        const added = await spawnCli(
-          ['profiles', 'add', 'Spawned', '--base-url', service.baseUrl, '--json'],
-          env,
-          `${KEY_A}\n`,
-        );
-        expect(added.stderr).toBe('');
-        expect(added.code).toBe(0);
-        const { id } = JSON.parse(added.stdout) as { id: string };
-        expect(await keytarPassword('ReportDesk', id)).toBe(KEY_A);
+  it.skipIf(
+    skipWhen(
+      !REAL_KEYCHAIN,
+      'the spawned CLI uses the OS keychain, and there is none outside ./scripts/with-keyring.sh',
+    ),
+  )('the real process: add (key on stdin) and remove, through the OS keychain', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'report-desk-cli-spawned-'));
+    try {
+      const env = { REPORT_DESK_DATA_DIR: own };
+      const added = await spawnCli(
+        ['profiles', 'add', 'Spawned', '--base-url', service.baseUrl, '--json'],
+        env,
+        `${KEY_A}\n`,
+      );
+      expect(added.stderr).toBe('');
+      expect(added.code).toBe(0);
+      const { id } = JSON.parse(added.stdout) as { id: string };
+      expect(await keytarPassword('ReportDesk', id)).toBe(KEY_A);
 
-        const list = await spawnCli(['reports', 'list', '--json', '--per-page', '25'], env);
-        expect(list.code).toBe(0);
-        expect(JSON.parse(list.stdout)).toMatchObject({ total: REPORTS_PER_ACCOUNT, source: 'network' });
+      const list = await spawnCli(['reports', 'list', '--json', '--per-page', '25'], env);
+      expect(list.code).toBe(0);
+      expect(JSON.parse(list.stdout)).toMatchObject({ total: REPORTS_PER_ACCOUNT, source: 'network' });
 
-        const removed = await spawnCli(['profiles', 'remove', 'Spawned', '--yes'], env);
-        expect(removed.code).toBe(0);
-        expect(await keytarPassword('ReportDesk', id)).toBeNull();
-        expect(findSecrets(own, [KEY_A])).toEqual([]);
-      } finally {
-        rmSync(own, { recursive: true, force: true });
-      }
-    },
-  );
+      const removed = await spawnCli(['profiles', 'remove', 'Spawned', '--yes'], env);
+      expect(removed.code).toBe(0);
+      expect(await keytarPassword('ReportDesk', id)).toBeNull();
+      expect(findSecrets(own, [KEY_A])).toEqual([]);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the offline cache', () => {

@@ -7,6 +7,7 @@ import { KeytarKeyStore, MemoryKeyStore, type KeyStore } from '../../electron/co
 import { KeyVault } from '../../electron/core/keys/keyVault';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { AppFailure, type AppError } from '../../shared/errors';
+import { skipWhen } from '../helpers/skip';
 
 const keychainRequired = process.env.REPORT_DESK_TEST_KEYCHAIN === 'required';
 const service = `ReportDesk-test-${randomUUID()}`;
@@ -32,40 +33,42 @@ function unavailableKeychain(): KeyStore {
   });
 }
 
-(keychainRequired ? describe : describe.skip)(
-  'KeytarKeyStore on the real keychain (run through ./scripts/with-keyring.sh to enable)',
-  () => {
-    const store = new KeytarKeyStore({ service });
-    afterAll(async () => {
-      await store.delete('profile-a');
-      await store.delete('profile-b');
-    });
+describe.skipIf(
+  skipWhen(
+    !keychainRequired,
+    'the real-keychain tests need ./scripts/with-keyring.sh (a Secret Service on D-Bus)',
+  ),
+)('KeytarKeyStore on the real keychain (run through ./scripts/with-keyring.sh to enable)', () => {
+  const store = new KeytarKeyStore({ service });
+  afterAll(async () => {
+    await store.delete('profile-a');
+    await store.delete('profile-b');
+  });
 
-    it('writes, reads, replaces and deletes a key', async () => {
-      expect(await store.get('profile-a')).toBeNull();
-      await store.set('profile-a', 'key-aaaa-1111');
-      await store.set('profile-b', 'key-bbbb-2222');
-      expect(await store.get('profile-a')).toBe('key-aaaa-1111');
-      await store.set('profile-a', 'key-aaaa-3333');
-      expect(await store.get('profile-a')).toBe('key-aaaa-3333');
-      expect(await store.delete('profile-a')).toBe(true);
-      expect(await store.delete('profile-a')).toBe(false);
-      expect(await store.get('profile-a')).toBeNull();
-      expect(await store.get('profile-b')).toBe('key-bbbb-2222');
-    });
+  it('writes, reads, replaces and deletes a key', async () => {
+    expect(await store.get('profile-a')).toBeNull();
+    await store.set('profile-a', 'key-aaaa-1111');
+    await store.set('profile-b', 'key-bbbb-2222');
+    expect(await store.get('profile-a')).toBe('key-aaaa-1111');
+    await store.set('profile-a', 'key-aaaa-3333');
+    expect(await store.get('profile-a')).toBe('key-aaaa-3333');
+    expect(await store.delete('profile-a')).toBe(true);
+    expect(await store.delete('profile-a')).toBe(false);
+    expect(await store.get('profile-a')).toBeNull();
+    expect(await store.get('profile-b')).toBe('key-bbbb-2222');
+  });
 
-    it('keeps keys across store instances (they live in the keychain, not in memory)', async () => {
-      await new KeytarKeyStore({ service }).set('profile-b', 'key-bbbb-4444');
-      const vault = new KeyVault(new KeytarKeyStore({ service }));
-      expect(await vault.get('profile-b')).toEqual({ key: 'key-bbbb-4444', storage: 'keychain' });
-      expect(await vault.describe('profile-b')).toEqual({
-        hasKey: true,
-        keyHint: '4444',
-        keyStorage: 'keychain',
-      });
+  it('keeps keys across store instances (they live in the keychain, not in memory)', async () => {
+    await new KeytarKeyStore({ service }).set('profile-b', 'key-bbbb-4444');
+    const vault = new KeyVault(new KeytarKeyStore({ service }));
+    expect(await vault.get('profile-b')).toEqual({ key: 'key-bbbb-4444', storage: 'keychain' });
+    expect(await vault.describe('profile-b')).toEqual({
+      hasKey: true,
+      keyHint: '4444',
+      keyStorage: 'keychain',
     });
-  },
-);
+  });
+});
 
 describe('KeytarKeyStore when the keychain is unavailable', () => {
   it('turns a keytar module that fails to load into keychain_unavailable, and logs no key', async () => {
@@ -86,7 +89,7 @@ describe('KeytarKeyStore when the keychain is unavailable', () => {
     expect(sink.lines.join('\n')).not.toContain('never-logged-key-9876');
   });
 
-  it.skipIf(process.platform !== 'linux')(
+  it.skipIf(skipWhen(process.platform !== 'linux', 'the D-Bus Secret Service case exists on Linux only'))(
     'answers keychain_unavailable from a real keytar call with no D-Bus session',
     async () => {
       const { stdout } = await promisify(execFile)(
