@@ -8,6 +8,7 @@
  * user types it in.
  */
 import { z } from 'zod';
+import type { Channel, EventName } from './channels';
 import type { AppError, Result } from './errors';
 import {
   CreateReportInputSchema,
@@ -18,6 +19,8 @@ import {
   type Report,
   type ReportPage,
 } from './report';
+
+export { CHANNEL_NAMES, EVENT_NAMES, isChannel, isEventName, type Channel, type EventName } from './channels';
 
 // ---- Views (outputs) ----------------------------------------------------------------------
 
@@ -199,17 +202,11 @@ export const CHANNELS = {
   'shell:openExternal': channel<z.ZodObject<{ url: z.ZodString }>, { opened: boolean }>(
     z.object({ url: z.string().max(4096) }).strict(),
   ),
-} as const;
+} as const satisfies Record<Channel, { input: z.ZodType; output: unknown }>;
 
-export type Channel = keyof typeof CHANNELS;
-export const CHANNEL_NAMES = Object.keys(CHANNELS) as Channel[];
 export type ChannelInput<C extends Channel> = z.input<(typeof CHANNELS)[C]['input']>;
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNELS)[C]['input']>;
 export type ChannelOutput<C extends Channel> = (typeof CHANNELS)[C]['output'];
-
-export function isChannel(name: unknown): name is Channel {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(CHANNELS, name);
-}
 
 // ---- Events (main → renderer) ---------------------------------------------------------------
 
@@ -222,14 +219,14 @@ export interface EventPayloads {
   /** A menu item asks the renderer to run a command (refresh, new report, focus search…). */
   'app:command': { command: AppCommand };
 }
-export type EventName = keyof EventPayloads;
-export const EVENT_NAMES: EventName[] = [
-  'connectivity:changed',
-  'sync:progress',
-  'profiles:changed',
-  'app:navigate',
-  'app:command',
-];
+// Every event has a payload type, and every payload type an event.
+const _payloadForEveryEvent: [
+  Exclude<EventName, keyof EventPayloads>,
+  Exclude<keyof EventPayloads, EventName>,
+] extends [never, never]
+  ? true
+  : never = true;
+void _payloadForEveryEvent;
 export type AppCommand = 'refresh' | 'new-report' | 'focus-search' | 'switch-profile' | 'sync';
 
 /** The object the preload (or the preview bridge) exposes as `window.reportDesk`. */

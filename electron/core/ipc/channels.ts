@@ -1,10 +1,7 @@
 /**
- * The IPC wire names and whitelists shared by the main process and the preload. Zod-free on
- * purpose: the sandboxed preload bundles this file, and pulling the contract's schemas (and zod)
- * into every page load would only add weight. The lists are checked against the contract at
- * compile time below and by tests/unit/ipc.
+ * The IPC wire names shared by the main process and the preload. Zod-free on purpose: the
+ * sandboxed preload bundles this file (the channel and event whitelists are shared/channels.ts).
  */
-import type { Channel, EventName } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
 
 /** The ipc channel of a contract channel is this prefix + its name ("reportdesk:reports:list"). */
@@ -17,57 +14,6 @@ export const EVENT_IPC_CHANNEL = 'reportdesk:event';
  * while the page is still loading is delivered once the page listens instead of being lost.
  */
 export const SUBSCRIPTION_IPC_CHANNEL = 'reportdesk:subscription';
-
-export const BRIDGE_CHANNELS = [
-  'profiles:list',
-  'profiles:add',
-  'profiles:update',
-  'profiles:remove',
-  'profiles:activate',
-  'profiles:setKey',
-  'profiles:testConnection',
-  'profiles:startDemo',
-  'reports:list',
-  'reports:get',
-  'reports:create',
-  'reports:update',
-  'reports:delete',
-  'account:get',
-  'cache:status',
-  'cache:sync',
-  'cache:cancelSync',
-  'cache:clear',
-  'cache:projects',
-  'connectivity:status',
-  'connectivity:check',
-  'shell:openExternal',
-] as const satisfies readonly Channel[];
-
-export const BRIDGE_EVENTS = [
-  'connectivity:changed',
-  'sync:progress',
-  'profiles:changed',
-  'app:navigate',
-  'app:command',
-] as const satisfies readonly EventName[];
-
-// Compile-time proof that no contract channel or event is missing from the whitelists.
-type Missing<All, Listed> = Exclude<All, Listed>;
-const _everyChannelListed: [Missing<Channel, (typeof BRIDGE_CHANNELS)[number]>] extends [never]
-  ? true
-  : never = true;
-const _everyEventListed: [Missing<EventName, (typeof BRIDGE_EVENTS)[number]>] extends [never] ? true : never =
-  true;
-void _everyChannelListed;
-void _everyEventListed;
-
-export function isBridgeChannel(name: unknown): name is Channel {
-  return typeof name === 'string' && (BRIDGE_CHANNELS as readonly string[]).includes(name);
-}
-
-export function isBridgeEvent(name: unknown): name is EventName {
-  return typeof name === 'string' && (BRIDGE_EVENTS as readonly string[]).includes(name);
-}
 
 /** The answer to a request for a channel the contract does not have. */
 export function unknownChannelError(channel: unknown): AppError {

@@ -6,7 +6,8 @@
  * yet — and delivered as soon as the page subscribes.
  */
 import type { EventName, EventPayloads } from '../../../shared/contract';
-import { EVENT_IPC_CHANNEL, isBridgeEvent } from './channels';
+import { isEventName } from '../../../shared/channels';
+import { EVENT_IPC_CHANNEL } from './channels';
 
 /** The parts of Electron's WebContents the relay uses. */
 export interface EventTargetLike {
@@ -40,7 +41,7 @@ export class RendererEventRelay {
 
   /** Called with what the preload reports; both values come from the page, so both are checked. */
   setListening(event: unknown, listening: unknown): void {
-    if (!isBridgeEvent(event) || typeof listening !== 'boolean') return;
+    if (!isEventName(event) || typeof listening !== 'boolean') return;
     if (!listening) {
       this.listening.delete(event);
       return;

@@ -10,10 +10,9 @@ import {
   EVENT_IPC_CHANNEL,
   INVOKE_CHANNEL_PREFIX,
   SUBSCRIPTION_IPC_CHANNEL,
-  isBridgeChannel,
-  isBridgeEvent,
   unknownChannelError,
 } from './channels';
+import { isChannel, isEventName } from '../../../shared/channels';
 
 /** The parts of Electron's ipcRenderer the bridge uses. */
 export interface IpcRendererLike {
@@ -33,7 +32,7 @@ export function createBridge(ipc: IpcRendererLike): ReportDeskBridge {
   let receiving = false;
 
   const receive = (_event: unknown, name: unknown, payload: unknown) => {
-    if (!isBridgeEvent(name)) return;
+    if (!isEventName(name)) return;
     for (const listener of [...(listeners.get(name) ?? [])]) {
       try {
         (listener as (payload: unknown) => void)(payload);
@@ -46,7 +45,7 @@ export function createBridge(ipc: IpcRendererLike): ReportDeskBridge {
 
   return {
     async invoke(channel, input) {
-      if (!isBridgeChannel(channel)) return { ok: false, error: unknownChannelError(channel) };
+      if (!isChannel(channel)) return { ok: false, error: unknownChannelError(channel) };
       try {
         return (await ipc.invoke(INVOKE_CHANNEL_PREFIX + channel, input)) as Result<never>;
       } catch {
@@ -55,7 +54,7 @@ export function createBridge(ipc: IpcRendererLike): ReportDeskBridge {
     },
 
     on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {
-      if (!isBridgeEvent(event) || typeof listener !== 'function') return () => {};
+      if (!isEventName(event) || typeof listener !== 'function') return () => {};
       if (!receiving) {
         ipc.on(EVENT_IPC_CHANNEL, receive);
         receiving = true;

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_NAMES, EVENT_NAMES } from '../../../shared/contract';
-import {
-  BRIDGE_CHANNELS,
-  BRIDGE_EVENTS,
-  EVENT_IPC_CHANNEL,
-  SUBSCRIPTION_IPC_CHANNEL,
-} from '../../../electron/core/ipc/channels';
+import { CHANNELS, CHANNEL_NAMES } from '../../../shared/contract';
+import { EVENT_IPC_CHANNEL, SUBSCRIPTION_IPC_CHANNEL } from '../../../electron/core/ipc/channels';
 import { createBridge, type IpcRendererLike } from '../../../electron/core/ipc/preloadBridge';
 
 /** A fake ipcRenderer: records invokes and sends, and lets the test emit main's events. */
@@ -37,9 +32,9 @@ class FakeIpcRenderer implements IpcRendererLike {
 }
 
 describe('the preload whitelists', () => {
-  it('list exactly the contract channels and events', () => {
-    expect([...BRIDGE_CHANNELS].sort()).toEqual([...CHANNEL_NAMES].sort());
-    expect([...BRIDGE_EVENTS].sort()).toEqual([...EVENT_NAMES].sort());
+  // Events have no runtime map to compare with: shared/contract.ts checks them at compile time.
+  it('list exactly the contract channels', () => {
+    expect([...CHANNEL_NAMES].sort()).toEqual(Object.keys(CHANNELS).sort());
   });
 });
 

@@ -1,0 +1,48 @@
+/**
+ * The names of every IPC channel and event, without a schema library: the sandboxed preload
+ * whitelists them, and it must not bundle zod for a list of strings. The contract
+ * (./contract.ts) gives each name its schema and types, and the compiler holds the two in step.
+ */
+
+export const CHANNEL_NAMES = [
+  'profiles:list',
+  'profiles:add',
+  'profiles:update',
+  'profiles:remove',
+  'profiles:activate',
+  'profiles:setKey',
+  'profiles:testConnection',
+  'profiles:startDemo',
+  'reports:list',
+  'reports:get',
+  'reports:create',
+  'reports:update',
+  'reports:delete',
+  'account:get',
+  'cache:status',
+  'cache:sync',
+  'cache:cancelSync',
+  'cache:clear',
+  'cache:projects',
+  'connectivity:status',
+  'connectivity:check',
+  'shell:openExternal',
+] as const;
+export type Channel = (typeof CHANNEL_NAMES)[number];
+
+export const EVENT_NAMES = [
+  'connectivity:changed',
+  'sync:progress',
+  'profiles:changed',
+  'app:navigate',
+  'app:command',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export function isChannel(name: unknown): name is Channel {
+  return typeof name === 'string' && (CHANNEL_NAMES as readonly string[]).includes(name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
+}
