@@ -4,7 +4,6 @@
  * results and dates look like the service's).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateReports } from '../../electron/demo-service/seed';
@@ -53,16 +52,6 @@ export function round(value: number, digits = 2): number {
 export function tempDir(prefix: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `reportdesk-bench-${prefix}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
-
-/** A loopback port nothing listens on (taken from the OS, then released). */
-export async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import { fixedConnectionScope } from '../../electron/core/gateway/gateway';
-import { emit, freeLoopbackPort, info, note, round, tempDir } from './common';
+import { freeLoopbackPort } from '../helpers/network';
+import { emit, info, note, round, tempDir } from './common';
 import { OFFLINE_REPORT_COUNT, fillCache } from './offlineQuery';
 
 const BENCH = 'memory';

@@ -5,12 +5,12 @@
  * (REPORT_DESK_RETRY_BASE_MS), so nothing here waits long.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { runCliCaptured, spawnCliCaptured, type CliRun } from '../helpers/cli';
+import { freeLoopbackPort } from '../helpers/network';
 
 const KEY = 'cli-test-key-Hy6Tq2Wn9Rb';
 const REPORTS = '/api/v1/reports';
@@ -80,10 +80,7 @@ beforeAll(async () => {
     accounts: [{ apiKey: KEY, account: { id: 3, name: 'CLI Test', email: 'cli@test.example' } }],
     reportsPerAccount: 45,
   });
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  refusedUrl = `http://127.0.0.1:${(closed.address() as { port: number }).port}`;
-  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  refusedUrl = `http://127.0.0.1:${await freeLoopbackPort()}`;
 });
 
 afterEach(() => service.faults.clear());

@@ -3,12 +3,12 @@
  * bodies, delays, hang-ups) come from the service's fault rules; retry waits go through an
  * injected sleep that records the delay and returns at once, so nothing here waits for real.
  */
-import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ReportServiceClient, type ReportServiceClientOptions } from '../../electron/core/api/client';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { AppFailure, type AppError } from '../../shared/errors';
+import { freeLoopbackPort } from '../helpers/network';
 
 const KEY = 'client-test-key-Zq8w7Xv2Lm4';
 const OTHER_KEY = 'client-test-other-key-Pp3Rr9';
@@ -378,10 +378,7 @@ describe('transport failures', () => {
   });
 
   it('connection refused is a network error that names the host', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as { port: number };
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await freeLoopbackPort();
     const error = await failure(client({ baseUrl: `http://127.0.0.1:${port}` }).getAccount());
     expect(error.kind).toBe('network');
     expect(error.message).toContain(`127.0.0.1:${port}`);
