@@ -43,7 +43,7 @@ export const CACHE_COMMANDS: CliCommand[] = [
     options: ['profile'],
     summary: 'Show how many reports are cached, the file size and the last full sync.',
     async run({ io, json, connect }) {
-      const core = await connect({ key: false });
+      const core = await connect();
       const status = await core.handlers['cache:status'](undefined);
       io.stdout.write(
         json ? toJson(status) : cacheStatusText(status, whose(core.target), io.now?.() ?? new Date()),
@@ -62,7 +62,7 @@ export const CACHE_COMMANDS: CliCommand[] = [
           ['cache', 'clear'],
         );
       }
-      const core = await connect({ key: false });
+      const core = await connect();
       const status = await core.handlers['cache:clear'](undefined);
       io.stdout.write(json ? toJson(status) : `Cleared the offline cache of ${whose(core.target)}.\n`);
     },

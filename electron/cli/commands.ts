@@ -8,7 +8,7 @@
  * branch on. The API key comes from the environment or the keychain, never an argument.
  */
 import type { Sourced } from '../../shared/contract';
-import { AppFailure, appError, toAppError, type AppError, type ErrorKind } from '../../shared/errors';
+import { AppFailure, appError, toAppError, type ErrorKind } from '../../shared/errors';
 import {
   CreateReportInputSchema,
   ListQuerySchema,
@@ -50,7 +50,7 @@ import {
   toJson,
 } from './format';
 import { PROFILE_COMMANDS } from './profileCommands';
-import { CLI_KEYCHAIN_MESSAGE, CliSession, RETRY_BASE_ENV } from './session';
+import { CliSession, RETRY_BASE_ENV } from './session';
 
 export type { CliIo } from './context';
 
@@ -426,11 +426,6 @@ function usageHint(topic: readonly string[]): string {
   return `Run "${[PROGRAM, 'help', ...topic].join(' ')}" for usage.`;
 }
 
-/** The CLI's wording where the core's speaks of the desktop app. */
-function forTerminal(error: AppError): AppError {
-  return error.kind === 'keychain_unavailable' ? { ...error, message: CLI_KEYCHAIN_MESSAGE } : error;
-}
-
 /** Runs one CLI invocation and answers its exit code. Never throws, never prints a stack. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let session: CliSession | undefined;
@@ -449,7 +444,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       options,
       json: options.json === true,
       open: () => opened.open(),
-      connect: (needs) => opened.connect(needs),
+      connect: () => opened.connect(),
     });
     return EXIT_CODES.ok;
   } catch (thrown) {
@@ -457,7 +452,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${thrown.message} ${usageHint(thrown.topic)}\n`);
       return EXIT_CODES.usage;
     }
-    const error = forTerminal(toAppError(thrown));
+    const error = session ? session.inCliWords(toAppError(thrown)) : toAppError(thrown);
     io.stderr.write(errorText(error));
     return exitCodeFor(error.kind);
   } finally {

@@ -37,10 +37,9 @@ export interface CommandContext {
   open(): Promise<CoreServices>;
   /**
    * The gateway bound to this run's connection (REPORT_DESK_API_KEY or a profile); opened on
-   * first call, only after the command's input is valid. `key: false` skips reading the
-   * profile's key, for commands that only look at the cache.
+   * first call, only after the command's input is valid.
    */
-  connect(needs?: { key: boolean }): Promise<Connected>;
+  connect(): Promise<Connected>;
 }
 
 export interface CliCommand extends CommandSpec {

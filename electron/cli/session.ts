@@ -8,12 +8,11 @@
  * else the active one; an explicit --profile wins over the environment's key.
  */
 import type { ContractHandlers } from '../../shared/contract';
-import { AppFailure, appError } from '../../shared/errors';
+import { AppFailure, appError, type AppError } from '../../shared/errors';
 import { normalizeBaseUrl } from '../core/api/baseUrl';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
 import type { EventHub } from '../core/events';
 import type { GatewayOptions } from '../core/gateway/gateway';
-import { KeytarKeyStore, type KeyStore } from '../core/keys/keyStore';
 import { createLogger, registerSecret } from '../core/log';
 import type { StoredProfile } from '../core/profiles/profileStore';
 import { createCoreServices, type CoreServices } from '../core/services';
@@ -47,7 +46,7 @@ export interface Connected {
   read<T>(request: () => Promise<T>): Promise<T>;
 }
 
-export function timeoutMs(options: OptionValues): number | undefined {
+function timeoutMs(options: OptionValues): number | undefined {
   const raw = text(options, 'timeout');
   if (raw === undefined) return undefined;
   const seconds = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
@@ -93,22 +92,36 @@ export function findProfile(services: CoreServices, name: string): StoredProfile
 export class CliSession {
   private services: Promise<CoreServices> | null = null;
   private connected: Promise<Connected> | null = null;
-  private readonly keyStore: KeyStore;
+  /** The profile this run acts on, once connect() has chosen one. */
+  private profile: StoredProfile | undefined;
 
   constructor(
     private readonly io: CliIo,
     private readonly options: OptionValues,
-  ) {
-    this.keyStore = io.keyStore ?? new KeytarKeyStore();
-  }
+  ) {}
 
   open(): Promise<CoreServices> {
     return this.start(undefined);
   }
 
-  connect(needs: { key: boolean } = { key: true }): Promise<Connected> {
-    this.connected ??= this.makeConnection(needs.key);
+  connect(): Promise<Connected> {
+    this.connected ??= this.makeConnection();
     return this.connected;
+  }
+
+  /** The error in the CLI's words where the core's speak of the desktop app. */
+  inCliWords(error: AppError): AppError {
+    if (error.kind === 'keychain_unavailable') return { ...error, message: CLI_KEYCHAIN_MESSAGE };
+    // The gateway's "no key stored" (pointing at the app's Keys & profiles) is the only
+    // `unauthorized` without an HTTP status: the service's 401 always carries one.
+    const profile = this.profile;
+    if (error.kind === 'unauthorized' && error.status === undefined && profile) {
+      return {
+        ...error,
+        message: `No API key is stored for the profile "${profile.name}". Remove it (${PROGRAM} profiles remove "${profile.name}" --yes) and add it again with its key.`,
+      };
+    }
+    return error;
   }
 
   async close(): Promise<void> {
@@ -135,7 +148,7 @@ export class CliSession {
       return await createCoreServices({
         dataDir,
         fetch: io.fetch ?? globalThis.fetch,
-        keyStore: this.keyStore,
+        keyStore: io.keyStore,
         logger,
         now: io.now,
         client,
@@ -158,7 +171,7 @@ export class CliSession {
     }
   }
 
-  private async makeConnection(needKey: boolean): Promise<Connected> {
+  private async makeConnection(): Promise<Connected> {
     const { io, options } = this;
     const profileName = text(options, 'profile');
     const envKey = io.env.REPORT_DESK_API_KEY;
@@ -188,21 +201,10 @@ export class CliSession {
     }
     // --profile is for this run only: the app's saved choice stays as it is.
     if (profileName !== undefined) services.gateway.pinProfile(profile.id);
-    if (needKey) await this.requireKey(profile);
+    // The key is read by the gateway with the first request (a locked keychain is its
+    // keychain_unavailable); cache status and clear never need it.
+    this.profile = profile;
     return bind(services, { kind: 'profile', profile });
-  }
-
-  /** Reads the key once up front: the gateway cannot tell a locked keychain from a missing key. */
-  private async requireKey(profile: StoredProfile): Promise<void> {
-    const key = await this.keyStore.get(profile.id);
-    if (!key) {
-      throw new AppFailure(
-        appError(
-          'unauthorized',
-          `No API key is stored for the profile "${profile.name}". Remove it (${PROGRAM} profiles remove "${profile.name}" --yes) and add it again with its key.`,
-        ),
-      );
-    }
   }
 }
 
