@@ -12,13 +12,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { isLoopbackHost } from '../core/api/baseUrl';
-import { contentTypeFor } from '../core/desktop/appProtocol';
+import { contentTypeFor, isInside, realFileInside, securityHeaders } from '../core/desktop/appProtocol';
 import type { ContractHandlers, EventName, EventPayloads } from '../../shared/contract';
 import { appError, fail, type Result } from '../../shared/errors';
-import { CONTENT_SECURITY_POLICY } from '../core/desktop/csp';
 import type { EventHub } from '../core/events';
 import { dispatch } from '../core/ipc/dispatch';
 import { registerSecret, silentLogger, type Logger } from '../core/log';
@@ -281,16 +280,8 @@ export function injectBridge(html: string): string {
 async function fileInside(root: string, relative: string): Promise<string | 'outside' | null> {
   if (relative.includes('\0')) return 'outside';
   const candidate = resolve(root, '.' + (relative.startsWith('/') ? relative : '/' + relative));
-  if (!candidate.startsWith(root + sep)) return 'outside';
-  let real: string;
-  try {
-    real = await realpath(candidate);
-  } catch {
-    return null;
-  }
-  if (!real.startsWith(root + sep)) return 'outside';
-  const info = await stat(real);
-  return info.isFile() ? real : null;
+  if (!isInside(root, candidate)) return 'outside';
+  return realFileInside(root, candidate);
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -343,11 +334,11 @@ function invalid(message: string): Result<never> {
   return fail(appError('invalid_input', message));
 }
 
+/** The app:// protocol's security headers, with nothing kept in the browser's cache. */
 function setSecurityHeaders(response: ServerResponse): void {
-  response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Referrer-Policy', 'no-referrer');
-  response.setHeader('Cache-Control', 'no-store');
+  for (const [name, value] of Object.entries({ ...securityHeaders(), 'Cache-Control': 'no-store' })) {
+    response.setHeader(name, value);
+  }
 }
 
 function sendBody(

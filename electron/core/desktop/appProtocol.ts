@@ -71,9 +71,29 @@ export function resolveAppRequest(requestUrl: string, rootDir: string): AppReque
   return { kind: 'file', filePath, contentType: contentTypeFor(filePath) };
 }
 
-function isInside(root: string, candidate: string): boolean {
+/** Whether candidate lies strictly below root (both absolute); lexical, no file system access. */
+export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+}
+
+/**
+ * The regular file at candidate with symbolic links resolved, as long as it stays inside
+ * realRoot (itself already resolved): 'outside' when a link leads out, null when there is no
+ * such file (or it is a folder).
+ */
+export async function realFileInside(
+  realRoot: string,
+  candidate: string,
+): Promise<string | 'outside' | null> {
+  let real: string;
+  try {
+    real = await realpath(candidate);
+  } catch {
+    return null;
+  }
+  if (!isInside(realRoot, real)) return 'outside';
+  return (await stat(real)).isFile() ? real : null;
 }
 
 /** Headers on every app:// response, errors included. */
@@ -96,8 +116,8 @@ export function createAppProtocolHandler(rootDir: string): (request: Request) =>
     if (resolution.kind === 'forbidden') return plain(403, 'This address is outside ReportDesk.');
     try {
       // A symbolic link inside the folder must not lead out of it either.
-      const [realRoot, realFile] = await Promise.all([realpath(rootDir), realpath(resolution.filePath)]);
-      if (!isInside(realRoot, realFile) || !(await stat(realFile)).isFile()) return plain(404, 'Not found.');
+      const realFile = await realFileInside(await realpath(rootDir), resolution.filePath);
+      if (realFile === null || realFile === 'outside') return plain(404, 'Not found.');
       const body = request.method === 'HEAD' ? null : await readFile(realFile);
       return new Response(body, {
         status: 200,
