@@ -2,7 +2,7 @@
  * The demo service's report records and the deterministic data that fills them: the same
  * seed and anchor date always give the same reports.
  */
-import type { PrivacyValue, ReportResult } from '../../shared/model';
+import { REPORT_RESULTS, type PrivacyValue, type ReportResult } from '../../shared/model';
 import { fnv1a, mulberry32, pick, randomInt, type Random } from './random';
 
 export interface ReportCheck {
@@ -54,7 +54,7 @@ const ISSUE_RANGE: Record<ReportResult, [number, number]> = { good: [0, 3], dece
  */
 export function analyseUrl(url: string): Analysis {
   const random = mulberry32(fnv1a(url));
-  const result = (['good', 'decent', 'bad'] as const)[fnv1a(url) % 3];
+  const result = REPORT_RESULTS[fnv1a(url) % REPORT_RESULTS.length];
   const [minScore, maxScore] = SCORE_RANGE[result];
   const [minIssues, maxIssues] = ISSUE_RANGE[result];
   const checks = CHECK_NAMES.map((name) => ({

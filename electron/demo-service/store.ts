@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { AppFailure, appError } from '../../shared/errors';
-import { REPORT_RESULTS, type SortBy } from '../../shared/model';
+import { PRIVACY_VALUES, REPORT_RESULTS, type SortBy } from '../../shared/model';
 import { mixSeed } from './random';
 import { analyseUrl, generateReports, type StoredReport } from './seed';
 import type { DemoAccount } from './server';
@@ -46,7 +46,7 @@ const StoredReportSchema = z.object({
   url: z.string(),
   result: z.enum(REPORT_RESULTS),
   generated_at: z.string(),
-  privacy: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  privacy: z.literal(PRIVACY_VALUES),
   project: z.string().nullable(),
   results: z.boolean(),
   score: z.number(),

@@ -4,9 +4,11 @@
  * null before validation; the same happens here, so `?result=` means "no filter".
  */
 import {
+  LIST_DEFAULTS,
   MAX_PASSWORD_LENGTH,
   MAX_URL_LENGTH,
   PER_PAGE_VALUES,
+  PRIVACY_VALUES,
   REPORT_RESULTS,
   SORT_BY_VALUES,
   SORT_VALUES,
@@ -108,10 +110,10 @@ export function checkListQuery(bag: InputBag): Checked<ListParams> {
       search: search === null ? null : String(search),
       project: project === null ? null : String(project),
       result: (result as ReportResult | null) ?? null,
-      sortBy: (sortBy as SortBy | null) ?? 'id',
-      sort: (sort as SortDirection | null) ?? 'desc',
-      perPage: perPage === null ? 10 : Number(perPage),
-      page: page === null ? 1 : Number(page),
+      sortBy: (sortBy as SortBy | null) ?? LIST_DEFAULTS.sort_by,
+      sort: (sort as SortDirection | null) ?? LIST_DEFAULTS.sort,
+      perPage: perPage === null ? LIST_DEFAULTS.per_page : Number(perPage),
+      page: page === null ? LIST_DEFAULTS.page : Number(page),
     },
   };
 }
@@ -135,7 +137,7 @@ function checkUrl(value: unknown): string | null {
 function checkPrivacy(value: unknown): string | null {
   if (value === null) return null;
   if (!isInteger(value)) return 'The privacy field must be an integer.';
-  return oneOf(value, [0, 1, 2] as const) === undefined ? selectedInvalid('privacy') : null;
+  return oneOf(value, PRIVACY_VALUES) === undefined ? selectedInvalid('privacy') : null;
 }
 
 function checkPassword(value: unknown, privacy: unknown): string | null {
