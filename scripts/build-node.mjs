@@ -2,7 +2,6 @@
 // and electron stay external: they are loaded at run time from node_modules (or, packaged,
 // from app.asar.unpacked after electron-builder rebuilds them for Electron).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
 
 const external = ['electron', 'keytar', 'better-sqlite3'];
 const common = {
@@ -22,10 +21,4 @@ const entries = [
   { entryPoints: ['electron/cli/main.ts'], outfile: 'dist/cli/report-desk.mjs', format: 'esm' },
 ];
 
-for (const entry of entries) {
-  if (!existsSync(entry.entryPoints[0])) {
-    console.log(`build-node: skipping ${entry.entryPoints[0]} (not written yet)`);
-    continue;
-  }
-  await build({ ...common, ...entry });
-}
+for (const entry of entries) await build({ ...common, ...entry });
