@@ -16,25 +16,9 @@ export class KeyVault {
     this.keychain = keychain;
   }
 
-  /** The session key wins; an unavailable keychain counts as holding no key. */
-  async get(profileId: string): Promise<{ key: string; storage: KeyStorage } | null> {
-    const sessionKey = this.sessionKeys.get(profileId);
-    if (sessionKey !== undefined) return { key: sessionKey, storage: 'session' };
-    let stored: string | null;
-    try {
-      stored = await this.keychain.get(profileId);
-    } catch (error) {
-      if (isKeychainUnavailable(error)) return null;
-      throw error;
-    }
-    if (stored === null || stored === '') return null;
-    registerSecret(stored);
-    return { key: stored, storage: 'keychain' };
-  }
-
   /**
-   * Like get, for a request about to be sent: a keychain that cannot be read is reported as
-   * such (`keychain_unavailable`, saying what to unlock), not as "no key stored".
+   * The key for a request about to be sent; the session key wins. A keychain that cannot be
+   * read is reported as such (`keychain_unavailable`, saying what to unlock), not as "no key".
    */
   async load(profileId: string): Promise<{ key: string; storage: KeyStorage } | null> {
     const sessionKey = this.sessionKeys.get(profileId);
@@ -43,6 +27,16 @@ export class KeyVault {
     if (stored === null || stored === '') return null;
     registerSecret(stored);
     return { key: stored, storage: 'keychain' };
+  }
+
+  /** Like load, for display: an unavailable keychain counts as holding no key. */
+  async get(profileId: string): Promise<{ key: string; storage: KeyStorage } | null> {
+    try {
+      return await this.load(profileId);
+    } catch (error) {
+      if (isKeychainUnavailable(error)) return null;
+      throw error;
+    }
   }
 
   async set(profileId: string, key: string, options: { sessionOnly: boolean }): Promise<KeyStorage> {
