@@ -29,7 +29,7 @@ import { runFullSync } from '../cache/fullSync';
 import type { ReportCache } from '../cache/reportCache';
 import type { EventHub } from '../events';
 import type { KeyVault } from '../keys/keyVault';
-import { registerSecret, type Logger } from '../log';
+import type { Logger } from '../log';
 import type { ProfileStore, StoredProfile } from '../profiles/profileStore';
 import { Connectivity } from './connectivity';
 
@@ -78,7 +78,7 @@ export function fixedConnectionScope(baseUrl: string, apiKey: string): string {
 }
 
 /** Identifies the account behind a key, so a key of another account never sees this cache. */
-export function accountFingerprint(account: Account): string {
+function accountFingerprint(account: Account): string {
   for (const field of ['id', 'uuid', 'email', 'name']) {
     const value = account[field];
     if (typeof value === 'string' || typeof value === 'number') return `${field}:${value}`;
@@ -140,9 +140,7 @@ export class Gateway {
 
   /** Acts on `profileId` for the rest of this session, leaving the saved active profile alone. */
   pinProfile(profileId: string): void {
-    if (!this.options.profiles.get(profileId)) {
-      throw new AppFailure(appError('not_found', 'That profile no longer exists.'));
-    }
+    this.options.profiles.requireProfile(profileId);
     this.pinnedProfileId = profileId;
   }
 
@@ -252,25 +250,19 @@ export class Gateway {
       this.connectivity.markOnline();
       return value;
     } catch (thrown) {
-      if (thrown instanceof AppFailure && thrown.error.kind === 'network') {
-        this.connectivity.markOffline(thrown.error);
-        throw new AppFailure(
-          appError(
-            'offline',
-            'The Report Service cannot be reached, so the change was not made. Try again when it is back.',
-          ),
-        );
-      }
-      if (thrown instanceof AppFailure && thrown.error.kind === 'timeout') {
-        this.connectivity.markOffline(thrown.error);
-        throw new AppFailure(
-          appError(
-            'timeout',
-            'The Report Service did not answer in time, so the change may or may not have been made. Refresh to check before trying again.',
-          ),
-        );
-      }
-      throw thrown;
+      if (!(thrown instanceof AppFailure) || !isUnreachable(thrown.error)) throw thrown;
+      this.connectivity.markOffline(thrown.error);
+      throw new AppFailure(
+        thrown.error.kind === 'network'
+          ? appError(
+              'offline',
+              'The Report Service cannot be reached, so the change was not made. Try again when it is back.',
+            )
+          : appError(
+              'timeout',
+              'The Report Service did not answer in time, so the change may or may not have been made. Refresh to check before trying again.',
+            ),
+      );
     }
   }
 
@@ -307,13 +299,13 @@ export class Gateway {
 
   /** Checks a base URL and key by reading the account; throws the service's reason. */
   private async testConnection(baseUrl: string, allowInsecureHttp: boolean, apiKey: string) {
-    registerSecret(apiKey);
-    const normalized = normalizeBaseUrl(baseUrl, allowInsecureHttp);
-    const account = await this.client(
-      { scope: 'test', baseUrl: normalized, apiKey, allowInsecureHttp },
+    // The client registers the key as a secret and normalises the base URL (or refuses it).
+    const client = this.client(
+      { scope: 'test', baseUrl, apiKey, allowInsecureHttp },
       { retry: { maxAttempts: 1 } },
-    ).getAccount();
-    return { baseUrl: normalized, account };
+    );
+    const account = await client.getAccount();
+    return { baseUrl: client.baseUrl, account };
   }
 
   private rememberAccount(scope: string, account: Account): void {
@@ -328,6 +320,18 @@ export class Gateway {
     this.options.cache.putAccount(scope, account, this.now().toISOString());
   }
 
+  /** The gateway's wording of a name clash (the store refuses one too, as a last guard). */
+  private assertNameFree(name: string, ownId?: string): void {
+    const clash = this.options.profiles.findByName(name);
+    if (clash && clash.id !== ownId) {
+      throw new AppFailure(
+        appError('invalid_input', `A profile named “${name}” already exists. Choose another name.`, {
+          fieldErrors: { name: ['A profile with this name already exists.'] },
+        }),
+      );
+    }
+  }
+
   private async storeKey(profileId: string, apiKey: string, sessionOnly: boolean): Promise<void> {
     await this.options.keys.set(profileId, apiKey, { sessionOnly });
     this.keyCache.set(profileId, apiKey);
@@ -335,13 +339,8 @@ export class Gateway {
 
   private async addProfile(input: ChannelParsedInput<'profiles:add'>): Promise<ProfileView> {
     const { profiles } = this.options;
-    if (profiles.findByName(input.name)) {
-      throw new AppFailure(
-        appError('invalid_input', `A profile named “${input.name}” already exists. Choose another name.`, {
-          fieldErrors: { name: ['A profile with this name already exists.'] },
-        }),
-      );
-    }
+    // Before the connection test: a name that cannot be saved should not cost a request.
+    this.assertNameFree(input.name);
     const { baseUrl, account } = await this.testConnection(
       input.baseUrl,
       input.allowInsecureHttp,
@@ -369,18 +368,8 @@ export class Gateway {
 
   private async updateProfile(input: ChannelParsedInput<'profiles:update'>): Promise<ProfileView> {
     const { profiles, cache } = this.options;
-    const current = profiles.get(input.id);
-    if (!current) throw new AppFailure(appError('not_found', 'That profile no longer exists.'));
-    if (input.name !== undefined) {
-      const clash = profiles.findByName(input.name);
-      if (clash && clash.id !== input.id) {
-        throw new AppFailure(
-          appError('invalid_input', `A profile named “${input.name}” already exists. Choose another name.`, {
-            fieldErrors: { name: ['A profile with this name already exists.'] },
-          }),
-        );
-      }
-    }
+    const current = profiles.requireProfile(input.id);
+    if (input.name !== undefined) this.assertNameFree(input.name, input.id);
     const allowInsecureHttp = input.allowInsecureHttp ?? current.allowInsecureHttp;
     const baseUrl =
       input.baseUrl !== undefined || input.allowInsecureHttp !== undefined
@@ -396,8 +385,7 @@ export class Gateway {
   }
 
   private async setKey(input: ChannelParsedInput<'profiles:setKey'>): Promise<ProfileView> {
-    const profile = this.options.profiles.get(input.id);
-    if (!profile) throw new AppFailure(appError('not_found', 'That profile no longer exists.'));
+    const profile = this.options.profiles.requireProfile(input.id);
     const { account } = await this.testConnection(profile.baseUrl, profile.allowInsecureHttp, input.apiKey);
     await this.storeKey(profile.id, input.apiKey, input.sessionOnly);
     this.rememberAccount(profile.id, account);
@@ -407,7 +395,7 @@ export class Gateway {
 
   private async removeProfile(id: string): Promise<ProfilesState> {
     const { profiles, keys, cache } = this.options;
-    if (!profiles.get(id)) throw new AppFailure(appError('not_found', 'That profile no longer exists.'));
+    profiles.requireProfile(id);
     if (this.sync?.profileId === id) this.sync.controller.abort();
     const wasActive = profiles.activeId() === id;
     await keys.delete(id);
@@ -419,8 +407,6 @@ export class Gateway {
   }
 
   private async activate(id: string): Promise<ProfilesState> {
-    if (!this.options.profiles.get(id))
-      throw new AppFailure(appError('not_found', 'That profile no longer exists.'));
     this.options.profiles.setActive(id);
     this.connectivity.reset();
     return this.announceProfiles();
@@ -460,37 +446,38 @@ export class Gateway {
         return { ...page, source: 'network' as const, fetchedAt };
       },
       (scope) => {
-        if (this.options.cache.status(scope).reportCount === 0) return null;
+        const status = this.options.cache.status(scope);
+        if (status.reportCount === 0) return null;
         const { page, fetchedAt } = this.options.cache.query(scope, normalizeListQuery(query));
-        const age = fetchedAt ?? this.options.cache.status(scope).lastFullSyncAt ?? this.now().toISOString();
+        const age = fetchedAt ?? status.lastFullSyncAt ?? this.now().toISOString();
         return { ...page, source: 'cache' as const, fetchedAt: age };
       },
     );
   }
 
-  private async getReport(id: string): Promise<SourcedReport> {
-    try {
-      return await this.read<SourcedReport>(
-        async (connection) => {
-          const report = await this.client(connection).getReport(id);
-          const fetchedAt = this.now().toISOString();
-          this.options.cache.putReport(connection.scope, report, fetchedAt);
-          return { report, source: 'network' as const, fetchedAt };
-        },
-        (scope) => {
-          const cached = this.options.cache.getReport(scope, id);
-          return cached
-            ? { report: cached.report, source: 'cache' as const, fetchedAt: cached.fetchedAt }
-            : null;
-        },
-      );
-    } catch (thrown) {
-      if (thrown instanceof AppFailure && thrown.error.kind === 'not_found') {
-        const scope = this.activeScope();
-        if (scope) this.options.cache.removeReport(scope, id);
-      }
-      throw thrown;
-    }
+  private getReport(id: string): Promise<SourcedReport> {
+    return this.read<SourcedReport>(
+      async (connection) => {
+        const report = await this.client(connection)
+          .getReport(id)
+          .catch((thrown: unknown) => {
+            // Gone from the service: gone from this connection's cache too.
+            if (thrown instanceof AppFailure && thrown.error.kind === 'not_found') {
+              this.options.cache.removeReport(connection.scope, id);
+            }
+            throw thrown;
+          });
+        const fetchedAt = this.now().toISOString();
+        this.options.cache.putReport(connection.scope, report, fetchedAt);
+        return { report, source: 'network' as const, fetchedAt };
+      },
+      (scope) => {
+        const cached = this.options.cache.getReport(scope, id);
+        return cached
+          ? { report: cached.report, source: 'cache' as const, fetchedAt: cached.fetchedAt }
+          : null;
+      },
+    );
   }
 
   private getAccount(): Promise<AccountResult> {

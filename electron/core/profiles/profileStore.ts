@@ -70,6 +70,13 @@ export class ProfileStore {
     return found && { ...found };
   }
 
+  /** Like get, for an id the user acted on: a profile removed meanwhile is a `not_found`. */
+  requireProfile(id: string): StoredProfile {
+    const found = this.get(id);
+    if (!found) throw new AppFailure(appError('not_found', NOT_FOUND));
+    return found;
+  }
+
   findByName(name: string): StoredProfile | undefined {
     const wanted = nameKey(name);
     const found = this.state.profiles.find((profile) => nameKey(profile.name) === wanted);
@@ -104,8 +111,7 @@ export class ProfileStore {
     id: string,
     changes: Partial<Pick<StoredProfile, 'name' | 'baseUrl' | 'allowInsecureHttp'>>,
   ): StoredProfile {
-    const current = this.requireProfile(id);
-    const updated: StoredProfile = { ...current };
+    const updated = this.requireProfile(id);
     if (changes.name !== undefined) {
       updated.name = changes.name.trim();
       this.checkName(updated.name, id);
@@ -130,12 +136,6 @@ export class ProfileStore {
   setActive(id: string): void {
     this.requireProfile(id);
     if (this.state.activeId !== id) this.save({ ...this.state, activeId: id });
-  }
-
-  private requireProfile(id: string): StoredProfile {
-    const found = this.state.profiles.find((profile) => profile.id === id);
-    if (!found) throw new AppFailure(appError('not_found', NOT_FOUND));
-    return found;
   }
 
   private checkName(name: string, ownId: string | null): void {
