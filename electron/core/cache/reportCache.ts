@@ -10,6 +10,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { CacheStatus } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
 import type { Account, NormalizedListQuery, Report, ReportPage } from '../../../shared/report';
 import { silentLogger, type Logger } from '../log';
@@ -26,11 +27,8 @@ export interface CacheQueryResult {
   fetchedAt: string | null;
 }
 
-export interface CacheStatusInfo {
-  reportCount: number;
-  sizeBytes: number;
-  lastFullSyncAt: string | null;
-}
+/** The cache's part of the contract's CacheStatus; the gateway adds the rest. */
+export type CacheStatusInfo = Omit<CacheStatus, 'profileId' | 'syncing'>;
 
 /** Meta key set when a full sync completes (read by `status`, written by full sync). */
 export const LAST_FULL_SYNC_META = 'last_full_sync_at';
@@ -318,7 +316,7 @@ export class ReportCache {
     const direction = q.sort === 'asc' ? 'ASC' : 'DESC';
     const orderSql = ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
 
-    const total = this.count(whereSql, params, q);
+    const total = this.count(whereSql, params, q.search !== '');
     // Order and skip on the narrow columns first; read the JSON records of this page only.
     const rows = this.statement(
       `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
@@ -340,8 +338,8 @@ export class ReportCache {
     };
   }
 
-  private count(whereSql: string, params: Record<string, unknown>, q: NormalizedListQuery): number {
-    if (q.search !== '') {
+  private count(whereSql: string, params: Record<string, unknown>, searched: boolean): number {
+    if (searched) {
       return (
         this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as { n: number }
       ).n;
@@ -398,15 +396,10 @@ export class ReportCache {
   }
 
   status(scope: string): CacheStatusInfo {
-    const { n } = this.statement('SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE scope = ?').get(
-      scope,
-    ) as {
-      n: number;
-    };
     const pageCount = this.db.pragma('page_count', { simple: true }) as number;
     const pageSize = this.db.pragma('page_size', { simple: true }) as number;
     return {
-      reportCount: n,
+      reportCount: this.count('scope = @scope', { scope }, false),
       sizeBytes: pageCount * pageSize,
       lastFullSyncAt: this.getMeta(scope, LAST_FULL_SYNC_META),
     };
