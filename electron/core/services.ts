@@ -53,7 +53,7 @@ export function dataPaths(dataDir: string) {
 }
 
 /** Runs the reference service in-process on 127.0.0.1, its data kept in the data dir. */
-export function demoLauncher(dataFile: string, logger: Logger): DemoLauncher {
+function demoLauncher(dataFile: string, logger: Logger): DemoLauncher {
   let running: Promise<DemoService> | null = null;
   const start = async (preferredPort?: number): Promise<DemoService> => {
     try {
@@ -87,9 +87,10 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   const paths = dataPaths(options.dataDir);
   const logger = options.logger ?? silentLogger;
   const events = new EventHub();
-  const cache = ReportCache.open(paths.cache, { logger: logger.child('cache') });
-  const profiles = new ProfileStore(paths.profiles);
-  const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore());
+  // Each part names its own log component ('cache', 'profiles', 'keychain').
+  const cache = ReportCache.open(paths.cache, { logger });
+  const profiles = new ProfileStore(paths.profiles, { logger });
+  const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore({ logger }));
   const gateway = new Gateway({
     profiles,
     keys,

@@ -89,7 +89,7 @@ function invalidInput(field: string, message: string): AppFailure {
 }
 
 /** Waits `ms`, or rejects with a cancelled AppFailure as soon as `signal` aborts. */
-export function sleepWithSignal(ms: number, signal?: AbortSignal): Promise<void> {
+function sleepWithSignal(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new AppFailure(cancelledError()));
     const onAbort = () => {

@@ -51,12 +51,12 @@ function plainText(raw: string): string {
 }
 
 /** A short sanitised excerpt of a reply body (≤ 120 characters), '' when there is nothing. */
-export function excerptOf(body: string): string {
+function excerptOf(body: string): string {
   return clip(plainText(body.slice(0, 64 * 1024)), EXCERPT_LENGTH);
 }
 
 /** A service-provided sentence (a 422 message, a field message), made safe to show. */
-export function serviceText(value: unknown): string | undefined {
+function serviceText(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const text = clip(plainText(value), SERVICE_MESSAGE_LENGTH);
   return text === '' ? undefined : text;
@@ -79,7 +79,7 @@ function sentence(text: string): string {
  * Seconds or an HTTP date → milliseconds to wait from `nowMs`; undefined when absent or
  * unreadable. (A bare "1.5" must not be read as a date, hence the letter check.)
  */
-export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
+function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
