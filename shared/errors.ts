@@ -87,6 +87,11 @@ export const DEFAULT_MESSAGES: Record<ErrorKind, string> = {
   internal: 'Something went wrong inside ReportDesk. Try again; if it keeps happening, check the logs.',
 };
 
+/** An `invalid_input` failure about one field: the message stands overall and beside the field. */
+export function invalidField(field: string, message: string): AppFailure {
+  return new AppFailure(appError('invalid_input', message, { fieldErrors: { [field]: [message] } }));
+}
+
 /** Turns anything thrown into an AppError without leaking stack traces. */
 export function toAppError(thrown: unknown): AppError {
   if (thrown instanceof AppFailure) return thrown.error;

@@ -2,7 +2,7 @@
  * The Report Service base URL as a user types or pastes it, turned into the one form the
  * client joins paths onto: `scheme://host[:port][/prefix]`, no trailing slash, no `/api/v1`.
  */
-import { AppFailure, appError } from '../../../shared/errors';
+import { AppFailure, appError, invalidField } from '../../../shared/errors';
 
 const API_VERSION_SUFFIX = /\/api\/v1$/i;
 
@@ -18,7 +18,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 function invalid(message: string): AppFailure {
-  return new AppFailure(appError('invalid_input', message, { fieldErrors: { baseUrl: [message] } }));
+  return invalidField('baseUrl', message);
 }
 
 /**

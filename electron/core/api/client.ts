@@ -7,7 +7,7 @@
  * jitter, honouring Retry-After. POST/PUT/DELETE are sent once: repeating a create after a
  * lost answer could create a second report.
  */
-import { AppFailure, appError, toAppError, type AppError } from '../../../shared/errors';
+import { AppFailure, appError, invalidField, toAppError, type AppError } from '../../../shared/errors';
 import {
   LIST_DEFAULTS,
   ReportIdSchema,
@@ -84,10 +84,6 @@ function cancelledError(): AppError {
   return appError('cancelled', 'The request was cancelled.');
 }
 
-function invalidInput(field: string, message: string): AppFailure {
-  return new AppFailure(appError('invalid_input', message, { fieldErrors: { [field]: [message] } }));
-}
-
 /** Waits `ms`, or rejects with a cancelled AppFailure as soon as `signal` aborts. */
 function sleepWithSignal(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -148,7 +144,7 @@ export class ReportServiceClient {
     const apiKey = options.apiKey.trim();
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       // A key with spaces or line breaks cannot go into a header; fetch's own error would quote it.
-      throw invalidInput(
+      throw invalidField(
         'apiKey',
         'The API key is empty or contains spaces or special characters. Paste the key again.',
       );
@@ -157,7 +153,7 @@ export class ReportServiceClient {
     this.apiKey = apiKey;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw invalidInput('timeout', 'The time-out must be a positive number of seconds.');
+      throw invalidField('timeout', 'The time-out must be a positive number of seconds.');
     }
     this.timeoutMs = timeoutMs;
     const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -275,7 +271,7 @@ export class ReportServiceClient {
   private reportPath(id: string): string {
     const parsed = ReportIdSchema.safeParse(id);
     if (!parsed.success) {
-      throw invalidInput('id', parsed.error.issues[0]?.message ?? 'The report id is not valid.');
+      throw invalidField('id', parsed.error.issues[0]?.message ?? 'The report id is not valid.');
     }
     return `${REPORTS_PATH}/${encodeURIComponent(parsed.data)}`;
   }

@@ -2,7 +2,7 @@
  * A profile's API key: in the OS keychain, or — when the user chose so, typically because the
  * keychain is unavailable — in this process's memory for this session only.
  */
-import { AppFailure, appError } from '../../../shared/errors';
+import { AppFailure, invalidField } from '../../../shared/errors';
 import { registerSecret } from '../log';
 import type { KeyStore } from './keyStore';
 
@@ -40,10 +40,7 @@ export class KeyVault {
   }
 
   async set(profileId: string, key: string, options: { sessionOnly: boolean }): Promise<KeyStorage> {
-    if (key === '')
-      throw new AppFailure(
-        appError('invalid_input', 'Enter the API key.', { fieldErrors: { apiKey: ['Enter the API key.'] } }),
-      );
+    if (key === '') throw invalidField('apiKey', 'Enter the API key.');
     registerSecret(key);
     if (options.sessionOnly) {
       this.sessionKeys.set(profileId, key);

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { AppFailure, appError } from '../../../shared/errors';
+import { AppFailure, appError, invalidField } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
 
 export interface StoredProfile {
@@ -141,14 +141,14 @@ export class ProfileStore {
   private checkName(name: string, ownId: string | null): void {
     if (name === '') {
       const message = 'Give the profile a name.';
-      throw new AppFailure(appError('invalid_input', message, { fieldErrors: { name: [message] } }));
+      throw invalidField('name', message);
     }
     const clash = this.state.profiles.find(
       (profile) => profile.id !== ownId && nameKey(profile.name) === nameKey(name),
     );
     if (clash) {
       const message = `A profile named "${clash.name}" already exists. Choose another name.`;
-      throw new AppFailure(appError('invalid_input', message, { fieldErrors: { name: [message] } }));
+      throw invalidField('name', message);
     }
   }
 
