@@ -35,6 +35,11 @@ export interface AppError {
   fieldErrors?: Record<string, string[]>;
   /** Seconds the service asked us to wait, for `rate_limited`. */
   retryAfterSeconds?: number;
+  /**
+   * A finer reason within the kind, for front ends that word it their own way: the CLI points
+   * at its own commands where the app points at a screen.
+   */
+  reason?: 'no_key_stored';
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };

@@ -112,10 +112,9 @@ export class CliSession {
   /** The error in the CLI's words where the core's speak of the desktop app. */
   inCliWords(error: AppError): AppError {
     if (error.kind === 'keychain_unavailable') return { ...error, message: CLI_KEYCHAIN_MESSAGE };
-    // The gateway's "no key stored" (pointing at the app's Keys & profiles) is the only
-    // `unauthorized` without an HTTP status: the service's 401 always carries one.
+    // The gateway's "no key stored" points at the app's Keys & profiles; here, at the commands.
     const profile = this.profile;
-    if (error.kind === 'unauthorized' && error.status === undefined && profile) {
+    if (error.reason === 'no_key_stored' && profile) {
       return {
         ...error,
         message: `No API key is stored for the profile "${profile.name}". Remove it (${PROGRAM} profiles remove "${profile.name}" --yes) and add it again with its key.`,

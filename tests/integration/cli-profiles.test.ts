@@ -16,7 +16,7 @@ import { AppFailure, appError } from '../../shared/errors';
 import { defaultDataDir } from '../../electron/cli/dataDir';
 import { CLI_KEYCHAIN_MESSAGE } from '../../electron/cli/session';
 import { ReportCache } from '../../electron/core/cache/reportCache';
-import { KeytarKeyStore, type KeyStore } from '../../electron/core/keys/keyStore';
+import { KeytarKeyStore, MemoryKeyStore, type KeyStore } from '../../electron/core/keys/keyStore';
 import { dataPaths } from '../../electron/core/services';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { REAL_KEYCHAIN, testKeyStore } from '../helpers/keychain';
@@ -278,6 +278,16 @@ describe('profiles', () => {
     const read = await cli(['reports', 'list'], { keyStore: locked });
     expect(read.code).toBe(8);
     expect(read.stderr).toBe(CLI_KEYCHAIN_MESSAGE + '\n');
+  });
+
+  it('a profile whose key is gone from the keychain is exit 3, pointing at the CLI’s own commands', async () => {
+    const before = service.requests.length;
+    const run = await cli(['reports', 'list'], { keyStore: new MemoryKeyStore() });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      'No API key is stored for the profile "Work". Remove it (report-desk profiles remove "Work" --yes) and add it again with its key.\n',
+    );
+    expect(service.requests.length).toBe(before);
   });
 
   it.skipIf(

@@ -164,6 +164,7 @@ export class Gateway {
         appError(
           'unauthorized',
           `No API key is stored for the profile “${profile.name}”. Add it in Keys & profiles.`,
+          { reason: 'no_key_stored' },
         ),
       );
     }
