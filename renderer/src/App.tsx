@@ -1,14 +1,14 @@
 /** The app: providers, core events and shortcuts, and the screen for the current route. */
 import { QueryClientProvider, onlineManager, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { AppCommand, ConnectivityState } from '../../shared/contract';
+import type { AppCommand } from '../../shared/contract';
 import { ErrorView } from './components/ErrorView';
 import { PROFILE_SWITCHER_ID, Shell } from './components/Shell';
 import { LoadingPlaceholder } from './components/Skeleton';
 import { SyncProvider, ToastProvider, useSync } from './lib/appState';
 import { onEvent } from './lib/bridge';
 import {
-  latestConnectivity,
+  applyConnectivity,
   queryKeys,
   refreshProfileData,
   useActiveProfileId,
@@ -94,11 +94,7 @@ function CoreEvents() {
 
     window.addEventListener('keydown', onKey);
     const unsubscribe = [
-      onEvent('connectivity:changed', (state) =>
-        client.setQueryData<ConnectivityState>(queryKeys.connectivity, (current) =>
-          latestConnectivity(current, state),
-        ),
-      ),
+      onEvent('connectivity:changed', (state) => applyConnectivity(client, state)),
       onEvent('profiles:changed', (state) => client.setQueryData(queryKeys.profiles, state)),
       onEvent('app:navigate', ({ path }) => navigate(path)),
       onEvent('app:command', ({ command }) => runCommand(command)),

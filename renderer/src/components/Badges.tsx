@@ -1,7 +1,7 @@
 import { PRIVACY_LABELS, type PrivacyValue, type ReportResult } from '../../../shared/model';
 import { formatDate } from '../lib/format';
 
-const RESULT_LABELS: Record<ReportResult, string> = { good: 'Good', decent: 'Decent', bad: 'Bad' };
+export const RESULT_LABELS: Record<ReportResult, string> = { good: 'Good', decent: 'Decent', bad: 'Bad' };
 
 export function ResultBadge({ result }: { result: ReportResult | null | undefined }) {
   if (!result) return <span className="badge badge-none">No result</span>;

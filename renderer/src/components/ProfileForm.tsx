@@ -37,7 +37,7 @@ function localProblems(name: string, baseUrl: string, apiKey: string, needName: 
 }
 
 /** The account in a few words: its name and e-mail when the service sent them. */
-export function accountSummary(account: Account): string {
+function accountSummary(account: Account): string {
   const pick = (key: string) =>
     typeof account[key] === 'string' || typeof account[key] === 'number' ? String(account[key]) : null;
   const name = pick('name') ?? pick('username') ?? pick('company');

@@ -5,12 +5,12 @@ import type { ConnectivityState } from '../../../shared/contract';
 import { call, errorOf } from '../lib/bridge';
 import { useSync, useToasts, useVisibleSource } from '../lib/appState';
 import { ageOf, formatTime } from '../lib/format';
-import { latestConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
+import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, useRoute, type Route } from '../lib/router';
 
 export const PROFILE_SWITCHER_ID = 'profile-switcher';
 
-export function ProfileSwitcher() {
+function ProfileSwitcher() {
   const client = useQueryClient();
   const toasts = useToasts();
   const route = useRoute();
@@ -57,7 +57,7 @@ export function ProfileSwitcher() {
   );
 }
 
-export function ConnectivityIndicator() {
+function ConnectivityIndicator() {
   const { data } = useConnectivity();
   if (!data) return null;
   return (
@@ -71,7 +71,7 @@ export function ConnectivityIndicator() {
   );
 }
 
-export function OfflineBanner() {
+function OfflineBanner() {
   const client = useQueryClient();
   const { data } = useConnectivity();
   const visible = useVisibleSource();
@@ -81,10 +81,7 @@ export function OfflineBanner() {
   async function tryAgain() {
     setChecking(true);
     try {
-      const state = await call('connectivity:check');
-      client.setQueryData<ConnectivityState>(queryKeys.connectivity, (current) =>
-        latestConnectivity(current, state),
-      );
+      applyConnectivity(client, await call('connectivity:check'));
     } catch (thrown) {
       // Only the reason changes, and only if nothing newer said we are back online.
       client.setQueryData<ConnectivityState>(queryKeys.connectivity, (current) =>
@@ -139,7 +136,7 @@ export function SyncProgressBar() {
 }
 
 /** Shown under the header on every screen while a sync runs. */
-export function SyncStrip() {
+function SyncStrip() {
   const sync = useSync();
   const route = useRoute();
   if (!sync.running || route.name === 'settings') return null;
@@ -151,7 +148,7 @@ export function SyncStrip() {
   );
 }
 
-export function Toasts() {
+function Toasts() {
   const { toasts, dismiss } = useToasts();
   return (
     <div className="toasts" aria-live="polite" aria-relevant="additions">

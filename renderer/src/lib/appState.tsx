@@ -17,11 +17,11 @@ import {
 import type { Sourced, SyncProgress, SyncSummary } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
 import { call, errorOf, onEvent } from './bridge';
-import { queryKeys, useActiveProfileId, useConnectivity } from './queries';
+import { invalidateReportLists, queryKeys, useActiveProfileId, useConnectivity } from './queries';
 
 // ---- Toasts ---------------------------------------------------------------------------------
 
-export interface Toast {
+interface Toast {
   id: number;
   text: string;
   tone: 'info' | 'error';
@@ -104,9 +104,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
         setRunning(false);
         if (profileId !== null) {
           void client.invalidateQueries({ queryKey: queryKeys.cacheStatus(profileId) });
-          void client.invalidateQueries({ queryKey: queryKeys.projects(profileId) });
           // The sync saw the service's current reports: lists on screen may be out of date.
-          void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
+          invalidateReportLists(client, profileId);
         }
       });
   }, [client, profileId, toasts]);
@@ -162,7 +161,7 @@ export function useVisibleSource(): Sourced | null {
 
 // ---- Writes ---------------------------------------------------------------------------------
 
-export const OFFLINE_WRITE_REASON =
+const OFFLINE_WRITE_REASON =
   'You are offline: changes cannot be sent until the Report Service can be reached again.';
 
 /** Null when changes can be sent; otherwise the sentence that says why they cannot. */

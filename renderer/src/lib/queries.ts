@@ -14,6 +14,7 @@ export const queryKeys = {
   connectivity: ['connectivity'] as const,
   reportsOf: (profileId: string) => ['reports', profileId] as const,
   reports: (profileId: string, query: NormalizedListQuery) => ['reports', profileId, query] as const,
+  reportDetailsOf: (profileId: string) => ['report', profileId] as const,
   report: (profileId: string, id: string) => ['report', profileId, id] as const,
   account: (profileId: string) => ['account', profileId] as const,
   cacheStatus: (profileId: string) => ['cache-status', profileId] as const,
@@ -54,12 +55,19 @@ export function useActiveProfileId(): string | null {
  * Connectivity answers and events can arrive out of order (a "Try again" that started while
  * offline may answer after the event saying we are back): the state that changed last wins.
  */
-export function latestConnectivity(
+function latestConnectivity(
   current: ConnectivityState | undefined,
   incoming: ConnectivityState,
 ): ConnectivityState {
   if (current && Date.parse(current.since) > Date.parse(incoming.since)) return current;
   return incoming;
+}
+
+/** Stores a connectivity answer or event, unless a newer state is already known. */
+export function applyConnectivity(client: QueryClient, incoming: ConnectivityState): void {
+  client.setQueryData<ConnectivityState>(queryKeys.connectivity, (current) =>
+    latestConnectivity(current, incoming),
+  );
 }
 
 export function useConnectivity() {
@@ -121,6 +129,12 @@ function isListPage(value: unknown): value is ReportPageResult {
   return typeof value === 'object' && value !== null && Array.isArray((value as ReportPageResult).reports);
 }
 
+/** The reports list and its project suggestions may be out of date: ask for them again. */
+export function invalidateReportLists(client: QueryClient, profileId: string): void {
+  void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
+  void client.invalidateQueries({ queryKey: queryKeys.projects(profileId) });
+}
+
 /** A report just came back from the service: show it everywhere, then refetch the lists. */
 export function applyReportSaved(client: QueryClient, profileId: string, report: Report): void {
   const fresh: ReportResult = { report, source: 'network', fetchedAt: new Date().toISOString() };
@@ -130,8 +144,7 @@ export function applyReportSaved(client: QueryClient, profileId: string, report:
       ? { ...page, reports: page.reports.map((r) => (r.id === report.id ? report : r)) }
       : page,
   );
-  void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
-  void client.invalidateQueries({ queryKey: queryKeys.projects(profileId) });
+  invalidateReportLists(client, profileId);
 }
 
 /** A report was deleted: drop it from every cached page at once, then refetch the lists. */
@@ -152,7 +165,7 @@ export function refreshProfileData(client: QueryClient, profileId: string | null
   if (profileId === null) return client.invalidateQueries({ queryKey: queryKeys.profiles });
   const prefixes: QueryKey[] = [
     queryKeys.reportsOf(profileId),
-    ['report', profileId],
+    queryKeys.reportDetailsOf(profileId),
     queryKeys.account(profileId),
     queryKeys.cacheStatus(profileId),
     queryKeys.projects(profileId),

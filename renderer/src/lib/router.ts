@@ -16,7 +16,7 @@ export type Route =
   | { name: 'not-found'; path: string };
 
 const LAST_ROUTE_KEY = 'reportdesk.lastRoute';
-export const DEFAULT_PATH = '/reports';
+const DEFAULT_PATH = '/reports';
 const ID = '([A-Za-z0-9_-]{1,64})';
 
 const PATTERNS: [RegExp, (m: RegExpMatchArray) => Route][] = [

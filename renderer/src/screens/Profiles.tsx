@@ -18,7 +18,7 @@ const STORAGE_LABELS: Record<ProfileView['keyStorage'], string> = {
   none: 'No key stored',
 };
 
-export function keyHintText(profile: ProfileView): string {
+function keyHintText(profile: ProfileView): string {
   return profile.keyHint ? `•••• ${profile.keyHint}` : 'No key';
 }
 

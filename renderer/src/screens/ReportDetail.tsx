@@ -14,7 +14,7 @@ import { ageOf } from '../lib/format';
 import { applyReportDeleted, useReport } from '../lib/queries';
 import { navigate } from '../lib/router';
 
-export const KNOWN_FIELDS = ['id', 'url', 'result', 'generated_at', 'privacy', 'project'] as const;
+const KNOWN_FIELDS = ['id', 'url', 'result', 'generated_at', 'privacy', 'project'] as const;
 
 /** The fields the detail screen does not lay out itself, in the order the service sent them. */
 export function otherFields(report: Report): Record<string, unknown> {

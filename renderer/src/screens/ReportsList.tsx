@@ -7,7 +7,7 @@ import {
   type ReportResult,
   type SortBy,
 } from '../../../shared/model';
-import { DateText, PrivacyBadge, ResultBadge } from '../components/Badges';
+import { DateText, PrivacyBadge, RESULT_LABELS, ResultBadge } from '../components/Badges';
 import { ErrorView } from '../components/ErrorView';
 import { LoadingStatus, SkeletonRows } from '../components/Skeleton';
 import { WriteActionButton } from '../components/WriteActionButton';
@@ -25,7 +25,7 @@ import {
 import { useProjects, useReports } from '../lib/queries';
 import { navigate } from '../lib/router';
 
-export const SEARCH_INPUT_ID = 'report-search';
+const SEARCH_INPUT_ID = 'report-search';
 const SEARCH_DEBOUNCE_MS = 300;
 const FOCUS_SEARCH_EVENT = 'reportdesk:focus-search';
 let searchFocusPending = false;
@@ -50,7 +50,7 @@ interface SelectOption<V extends string | number> {
 
 const RESULT_OPTIONS: SelectOption<ReportResult | ''>[] = [
   { value: '', label: 'Any' },
-  ...REPORT_RESULTS.map((r) => ({ value: r, label: r.charAt(0).toUpperCase() + r.slice(1) })),
+  ...REPORT_RESULTS.map((r) => ({ value: r, label: RESULT_LABELS[r] })),
 ];
 const SORT_OPTIONS: SelectOption<SortBy>[] = [
   { value: 'id', label: 'Date created (id)' },

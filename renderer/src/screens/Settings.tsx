@@ -11,7 +11,7 @@ import { WriteActionButton } from '../components/WriteActionButton';
 import { useSync, useToasts } from '../lib/appState';
 import { call } from '../lib/bridge';
 import { formatBytes } from '../lib/format';
-import { queryKeys, useCacheStatus } from '../lib/queries';
+import { invalidateReportLists, queryKeys, useCacheStatus } from '../lib/queries';
 
 export function SettingsScreen({ profileId }: { profileId: string }) {
   const client = useQueryClient();
@@ -26,8 +26,7 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
       setConfirmClear(false);
       client.setQueryData(queryKeys.cacheStatus(profileId), next);
       // Cached answers were just removed: what is on screen must be asked for again.
-      void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
-      void client.invalidateQueries({ queryKey: queryKeys.projects(profileId) });
+      invalidateReportLists(client, profileId);
       toasts.show('The offline copy was cleared.');
     },
   });
