@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectivityState, ProfilesState, ReportPageResult } from '../../shared/contract';
 import type { Report } from '../../shared/model';
 import { App } from '../../renderer/src/App';
-import { createQueryClient } from '../../renderer/src/lib/queries';
+import { createQueryClient, queryKeys } from '../../renderer/src/lib/queries';
 import { OFFLINE, ONLINE, PROFILE, installFakeBridge } from './helpers';
 
 const REPORTS: Report[] = [
@@ -106,6 +106,33 @@ describe('App', () => {
     await act(async () => answerCheck(OFFLINE as ConnectivityState));
     expect(screen.queryByText(/Offline since/)).toBeNull();
     expect((screen.getByRole('button', { name: 'New report' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('keeps a newer offline event when a refresh’s older status answer arrives after it', async () => {
+    let answerStatus: ((state: ConnectivityState) => void) | null = null;
+    const bridge = installFakeBridge({
+      'profiles:list': () => ACTIVE,
+      // The first read answers at once; the refresh's read is still on its way when the event comes.
+      'connectivity:status': () =>
+        bridge.callsTo('connectivity:status').length === 1
+          ? (ONLINE as ConnectivityState)
+          : new Promise<ConnectivityState>((resolve) => (answerStatus = resolve)),
+      'cache:projects': () => [],
+      'reports:list': () => page(REPORTS),
+    });
+    const client = createQueryClient();
+    render(<App client={client} />);
+    await screen.findByText('https://one.example.com/');
+
+    fireEvent.keyDown(window, { key: 'r', ctrlKey: true });
+    await waitFor(() => expect(answerStatus).not.toBeNull());
+    act(() => bridge.emit('connectivity:changed', { ...OFFLINE, since: '2025-01-01T10:05:00.000Z' }));
+    await screen.findByText(/Offline since/);
+
+    await act(async () => answerStatus!(ONLINE as ConnectivityState));
+    await waitFor(() => expect(client.isFetching({ queryKey: queryKeys.connectivity })).toBe(0));
+    expect(screen.getByText(/Offline since/)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'New report' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('deletes a report after a confirmation naming its URL, and removes it from the list without a reload', async () => {

@@ -3,7 +3,13 @@
  * the read hooks, and the cache edits mutations make. Reads run even while offline
  * (networkMode 'always') because the core answers them from its cache; the UI disables writes.
  */
-import { QueryClient, keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+import {
+  QueryClient,
+  keepPreviousData,
+  useQuery,
+  useQueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
 import type { ConnectivityState, ReportPageResult, ReportResult } from '../../../shared/contract';
 import { normalizeListQuery, type NormalizedListQuery, type Report } from '../../../shared/model';
 import { call } from './bridge';
@@ -71,9 +77,15 @@ export function applyConnectivity(client: QueryClient, incoming: ConnectivitySta
 }
 
 export function useConnectivity() {
+  const client = useQueryClient();
   return useQuery({
     queryKey: queryKeys.connectivity,
-    queryFn: () => call('connectivity:status'),
+    // A refetch answers the state when it was asked; an event may have overtaken it since,
+    // so compare with what is known once the answer is in.
+    queryFn: async () => {
+      const answered = await call('connectivity:status');
+      return latestConnectivity(client.getQueryData(queryKeys.connectivity), answered);
+    },
     // Kept fresh by 'connectivity:changed' events, not by polling.
     staleTime: Infinity,
   });
