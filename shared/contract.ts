@@ -11,8 +11,15 @@ import { z } from 'zod';
 import type { Channel, EventName } from './channels';
 import type { AppError, Result } from './errors';
 import {
+  API_KEY_REQUIRED,
+  BASE_URL_REQUIRED,
+  PROFILE_NAME_MAX_LENGTH,
+  PROFILE_NAME_REQUIRED,
+} from './profileRules';
+import {
   CreateReportInputSchema,
   ListQuerySchema,
+  MAX_URL_LENGTH,
   ReportIdSchema,
   UpdateReportInputSchema,
   type Account,
@@ -99,18 +106,23 @@ const profileId = z
 const profileName = z
   .string()
   .transform((v) => v.trim())
-  .pipe(z.string().min(1, 'Give the profile a name.').max(80, 'A profile name is at most 80 characters.'));
+  .pipe(
+    z
+      .string()
+      .min(1, PROFILE_NAME_REQUIRED)
+      .max(PROFILE_NAME_MAX_LENGTH, `A profile name is at most ${PROFILE_NAME_MAX_LENGTH} characters.`),
+  );
 const baseUrl = z
   .string()
   .transform((v) => v.trim())
-  .pipe(z.string().min(1, 'Enter the Report Service base URL.').max(2048, 'The base URL is too long.'));
+  .pipe(z.string().min(1, BASE_URL_REQUIRED).max(MAX_URL_LENGTH, 'The base URL is too long.'));
 const apiKey = z
   .string()
   .transform((v) => v.trim())
   .pipe(
     z
       .string()
-      .min(1, 'Enter the API key.')
+      .min(1, API_KEY_REQUIRED)
       .max(4096, 'The API key is too long.')
       .regex(/^[\x21-\x7e]+$/, 'An API key contains no spaces or special characters. Paste it again.'),
   );

@@ -126,6 +126,19 @@ export interface ReportPage {
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_PASSWORD_LENGTH = 256;
+export const MAX_SEARCH_LENGTH = 2000;
+export const MAX_PROJECT_LENGTH = 200;
+
+export const REPORT_PASSWORD_REQUIRED = 'A password-protected report needs a password.';
+export const REPORT_PASSWORD_TOO_LONG = `The password is at most ${MAX_PASSWORD_LENGTH} characters.`;
+
+/** The password rule of create and update: needed with privacy 2 (Password), and not too long. */
+export function reportPasswordProblem(privacy: PrivacyValue, password: string): string | null {
+  if (privacy !== 2) return null;
+  if (password === '') return REPORT_PASSWORD_REQUIRED;
+  if (password.length > MAX_PASSWORD_LENGTH) return REPORT_PASSWORD_TOO_LONG;
+  return null;
+}
 
 /** Checks a URL to analyse: absolute, http(s), with a host. Returns a sentence or null. */
 export function reportUrlProblem(raw: string): string | null {

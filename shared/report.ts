@@ -7,7 +7,17 @@
  * normalised, every other field the service returns is kept untouched.
  */
 import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH, REPORT_RESULTS, SORT_BY_VALUES, SORT_VALUES, reportUrlProblem } from './model';
+import {
+  MAX_PASSWORD_LENGTH,
+  MAX_PROJECT_LENGTH,
+  MAX_SEARCH_LENGTH,
+  REPORT_PASSWORD_REQUIRED,
+  REPORT_PASSWORD_TOO_LONG,
+  REPORT_RESULTS,
+  SORT_BY_VALUES,
+  SORT_VALUES,
+  reportUrlProblem,
+} from './model';
 
 export * from './model';
 
@@ -67,9 +77,15 @@ const pageField = z.preprocess(
 /** `page` is not in the spec, but a paginated list needs one; Laravel-style services use it. */
 export const ListQuerySchema = z
   .object({
-    search: z.string().max(2000, 'Search text is at most 2000 characters.').optional(),
+    search: z
+      .string()
+      .max(MAX_SEARCH_LENGTH, `Search text is at most ${MAX_SEARCH_LENGTH} characters.`)
+      .optional(),
     search_by: z.literal('url').optional(),
-    project: z.string().max(200, 'Project is at most 200 characters.').optional(),
+    project: z
+      .string()
+      .max(MAX_PROJECT_LENGTH, `Project is at most ${MAX_PROJECT_LENGTH} characters.`)
+      .optional(),
     result: z.enum(REPORT_RESULTS).optional(),
     sort_by: z.enum(SORT_BY_VALUES).optional(),
     sort: z.enum(SORT_VALUES).optional(),
@@ -92,11 +108,7 @@ const reportUrlField = z
 const privacyInput = z.union([z.literal(0), z.literal(1), z.literal(2)], {
   error: 'Privacy must be 0 (public), 1 (private) or 2 (password).',
 });
-const passwordInput = z
-  .string()
-  .max(MAX_PASSWORD_LENGTH, `The password is at most ${MAX_PASSWORD_LENGTH} characters.`);
-
-const PASSWORD_REQUIRED = 'A password-protected report needs a password.';
+const passwordInput = z.string().max(MAX_PASSWORD_LENGTH, REPORT_PASSWORD_TOO_LONG);
 
 export const CreateReportInputSchema = z
   .object({
@@ -107,7 +119,7 @@ export const CreateReportInputSchema = z
   .strict()
   .superRefine((v, ctx) => {
     if (v.privacy === 2 && !v.password) {
-      ctx.addIssue({ code: 'custom', path: ['password'], message: PASSWORD_REQUIRED });
+      ctx.addIssue({ code: 'custom', path: ['password'], message: REPORT_PASSWORD_REQUIRED });
     }
   })
   // A password only means something with privacy 2; never send it otherwise.
@@ -127,7 +139,7 @@ export const UpdateReportInputSchema = z
   .strict()
   .superRefine((v, ctx) => {
     if (v.privacy === 2 && !v.password) {
-      ctx.addIssue({ code: 'custom', path: ['password'], message: PASSWORD_REQUIRED });
+      ctx.addIssue({ code: 'custom', path: ['password'], message: REPORT_PASSWORD_REQUIRED });
     }
     if (v.password !== undefined && v.privacy !== 2) {
       ctx.addIssue({

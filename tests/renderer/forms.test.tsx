@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfileView, ReportResult as SourcedReport } from '../../shared/contract';
 import { ProfileForm } from '../../renderer/src/components/ProfileForm';
 import { queryKeys } from '../../renderer/src/lib/queries';
-import { CreateReport, PASSWORD_REQUIRED, PrivacyForm } from '../../renderer/src/screens/ReportForms';
+import { CreateReport, PrivacyForm } from '../../renderer/src/screens/ReportForms';
+import { REPORT_PASSWORD_REQUIRED as PASSWORD_REQUIRED } from '../../shared/model';
 import { OFFLINE, ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
 
 afterEach(cleanup);

@@ -5,6 +5,7 @@
 import { AppFailure, invalidField } from '../../../shared/errors';
 import { registerSecret } from '../log';
 import type { KeyStore } from './keyStore';
+import { API_KEY_REQUIRED } from '../../../shared/profileRules';
 
 export type KeyStorage = 'keychain' | 'session';
 
@@ -40,7 +41,7 @@ export class KeyVault {
   }
 
   async set(profileId: string, key: string, options: { sessionOnly: boolean }): Promise<KeyStorage> {
-    if (key === '') throw invalidField('apiKey', 'Enter the API key.');
+    if (key === '') throw invalidField('apiKey', API_KEY_REQUIRED);
     registerSecret(key);
     if (options.sessionOnly) {
       this.sessionKeys.set(profileId, key);

@@ -19,6 +19,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
+import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 
 export interface StoredProfile {
   id: string;
@@ -140,8 +141,7 @@ export class ProfileStore {
 
   private checkName(name: string, ownId: string | null): void {
     if (name === '') {
-      const message = 'Give the profile a name.';
-      throw invalidField('name', message);
+      throw invalidField('name', PROFILE_NAME_REQUIRED);
     }
     const clash = this.state.profiles.find(
       (profile) => profile.id !== ownId && nameKey(profile.name) === nameKey(name),

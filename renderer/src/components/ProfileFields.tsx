@@ -3,12 +3,10 @@
  * replace-key dialogs all show them, so each field behaves the same wherever it is edited.
  */
 import type { ComponentProps } from 'react';
+import { PROFILE_NAME_MAX_LENGTH } from '../../../shared/profileRules';
 import { TextField } from './FormField';
 
 type ProfileFieldProps = Omit<ComponentProps<typeof TextField>, 'label' | 'type'>;
-
-/** The core's limit (shared/contract.ts, which the renderer does not import: it pulls in zod). */
-const PROFILE_NAME_MAX_LENGTH = 80;
 
 export function ProfileNameField(props: ProfileFieldProps) {
   return <TextField {...props} label="Profile name" type="text" maxLength={PROFILE_NAME_MAX_LENGTH} />;

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import type { ProfileView } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
 import type { Account } from '../../../shared/model';
+import { API_KEY_REQUIRED, BASE_URL_REQUIRED, PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 import { call, errorOf } from '../lib/bridge';
 import { ErrorView } from './ErrorView';
 import { ApiKeyField, BaseUrlField, ProfileNameField } from './ProfileFields';
@@ -16,7 +17,7 @@ type FieldErrors = Partial<Record<Fields, string[]>>;
 
 export function baseUrlProblem(raw: string): string | null {
   const value = raw.trim();
-  if (value === '') return 'Enter the Report Service base URL.';
+  if (value === '') return BASE_URL_REQUIRED;
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -29,10 +30,10 @@ export function baseUrlProblem(raw: string): string | null {
 
 function localProblems(name: string, baseUrl: string, apiKey: string, needName: boolean): FieldErrors {
   const errors: FieldErrors = {};
-  if (needName && name.trim() === '') errors.name = ['Give the profile a name.'];
+  if (needName && name.trim() === '') errors.name = [PROFILE_NAME_REQUIRED];
   const urlProblem = baseUrlProblem(baseUrl);
   if (urlProblem) errors.baseUrl = [urlProblem];
-  if (apiKey.trim() === '') errors.apiKey = ['Enter the API key.'];
+  if (apiKey.trim() === '') errors.apiKey = [API_KEY_REQUIRED];
   return errors;
 }
 

@@ -5,6 +5,8 @@
  */
 import {
   LIST_DEFAULTS,
+  MAX_PROJECT_LENGTH,
+  MAX_SEARCH_LENGTH,
   PER_PAGE_VALUES,
   REPORT_RESULTS,
   SORT_BY_VALUES,
@@ -102,9 +104,9 @@ export function loadListState(profileId: string): ListState {
   const page =
     typeof saved.page === 'number' && Number.isInteger(saved.page) && saved.page >= 1 ? saved.page : d.page;
   return {
-    search: typeof saved.search === 'string' ? saved.search.slice(0, 2000) : d.search,
+    search: typeof saved.search === 'string' ? saved.search.slice(0, MAX_SEARCH_LENGTH) : d.search,
     result: saved.result === null ? null : pick<ReportResult | null>(REPORT_RESULTS, saved.result, d.result),
-    project: typeof saved.project === 'string' ? saved.project.slice(0, 200) : d.project,
+    project: typeof saved.project === 'string' ? saved.project.slice(0, MAX_PROJECT_LENGTH) : d.project,
     sortBy: pick(SORT_BY_VALUES, saved.sortBy, d.sortBy),
     sort: pick(SORT_VALUES, saved.sort, d.sort),
     perPage: pick(PER_PAGE_VALUES, saved.perPage, d.perPage),

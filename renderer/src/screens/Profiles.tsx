@@ -11,6 +11,7 @@ import { ScreenFallback } from '../components/ScreenFallback';
 import { useToasts } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { queryKeys, useProfiles } from '../lib/queries';
+import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 
 const STORAGE_LABELS: Record<ProfileView['keyStorage'], string> = {
   keychain: 'System keychain',
@@ -174,7 +175,7 @@ function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
   const toasts = useToasts();
   const [name, setName] = useState(profile.name);
   const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
-  const nameProblem = name.trim() === '' ? 'Give the profile a name.' : null;
+  const nameProblem = name.trim() === '' ? PROFILE_NAME_REQUIRED : null;
   const urlProblem = baseUrlProblem(baseUrl);
 
   const save = useMutation({

@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ComponentProps, type FormEvent } from 'react';
 import type { AppError } from '../../../shared/errors';
 import {
-  MAX_PASSWORD_LENGTH,
   PRIVACY_LABELS,
   PRIVACY_VALUES,
+  reportPasswordProblem,
   reportUrlProblem,
   type PrivacyValue,
   type Report,
@@ -20,20 +20,11 @@ import { call, errorOf } from '../lib/bridge';
 import { applyReportSaved, useReport } from '../lib/queries';
 import { navigate } from '../lib/router';
 
-export const PASSWORD_REQUIRED = 'A password-protected report needs a password.';
 const PRIVACY_HINTS: Record<PrivacyValue, string> = {
   0: 'Anyone with the link can see it.',
   1: 'Only your account can see it.',
   2: 'Anyone with the link and the password can see it.',
 };
-
-function passwordProblem(privacy: PrivacyValue, password: string): string | null {
-  if (privacy !== 2) return null;
-  if (password === '') return PASSWORD_REQUIRED;
-  if (password.length > MAX_PASSWORD_LENGTH)
-    return `The password is at most ${MAX_PASSWORD_LENGTH} characters.`;
-  return null;
-}
 
 /** The service's (or the core's) field errors, and the error itself when no field explains it. */
 function splitError(error: AppError | null, fields: readonly string[]) {
@@ -173,11 +164,11 @@ export function CreateReport({ profileId }: { profileId: string }) {
   );
 
   const urlProblem = urlTouched || submitted ? reportUrlProblem(url) : null;
-  const pwProblem = submitted ? passwordProblem(privacy, password) : null;
+  const pwProblem = submitted ? reportPasswordProblem(privacy, password) : null;
   const { byField, general } = splitError(serviceError, ['url', 'privacy', 'password']);
 
   const onSubmit = (event: FormEvent) =>
-    submit(event, !writeBlock && !reportUrlProblem(url) && !passwordProblem(privacy, password));
+    submit(event, !writeBlock && !reportUrlProblem(url) && !reportPasswordProblem(privacy, password));
 
   function clearServiceField(field: string) {
     if (!serviceError?.fieldErrors?.[field]) return;
@@ -280,10 +271,11 @@ export function PrivacyForm({ profileId, report }: { profileId: string; report: 
     },
   );
 
-  const pwProblem = submitted ? passwordProblem(privacy, password) : null;
+  const pwProblem = submitted ? reportPasswordProblem(privacy, password) : null;
   const { byField, general } = splitError(serviceError, ['privacy', 'password', 'results']);
 
-  const onSubmit = (event: FormEvent) => submit(event, !writeBlock && !passwordProblem(privacy, password));
+  const onSubmit = (event: FormEvent) =>
+    submit(event, !writeBlock && !reportPasswordProblem(privacy, password));
 
   return (
     <section className="screen screen-form" aria-labelledby="privacy-title">
