@@ -6,6 +6,7 @@
 import type { CacheStatus, ProfilesState, Sourced, SyncProgress, SyncSummary } from '../../shared/contract';
 import type { AppError } from '../../shared/errors';
 import { PRIVACY_LABELS, type PrivacyValue, type Report, type ReportPage } from '../../shared/report';
+import { withoutControlCharacters } from '../core/text';
 
 export function toJson(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
@@ -59,13 +60,7 @@ export function offlineNote(what: string, cachedAt: string, now: Date): string {
 }
 
 export function terminalSafe(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex -- removing terminal escape sequences on purpose
-      .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-      // eslint-disable-next-line no-control-regex -- and any other control character
-      .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
-  );
+  return withoutControlCharacters(text);
 }
 
 export function display(value: unknown): string {

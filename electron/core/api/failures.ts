@@ -6,6 +6,7 @@
  */
 import { appError, type AppError } from '../../../shared/errors';
 import { redact } from '../log';
+import { withoutControlCharacters } from '../text';
 
 /** What a request was for, so messages can name it. */
 export interface RequestContext {
@@ -33,19 +34,14 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** Plain one-line text from whatever the service sent: no tags, no control characters, no secrets. */
 function plainText(raw: string): string {
-  const text = raw
+  const withoutMarkup = raw
     .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/<[^>]*>/g, ' ')
     .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) =>
       name === '#39' ? "'" : ENTITIES[name],
-    )
-    // eslint-disable-next-line no-control-regex -- terminal escape sequences, then lone control characters
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-    // eslint-disable-next-line no-control-regex -- stripping terminal control characters on purpose
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+    );
+  const text = withoutControlCharacters(withoutMarkup).replace(/\s+/g, ' ').trim();
   // Redact before shortening: a cut could otherwise leave part of a secret behind.
   return redact(text);
 }
