@@ -70,6 +70,8 @@ export interface CacheStatus {
   sizeBytes: number;
   lastFullSyncAt: string | null;
   syncing: boolean;
+  /** The data folder, set only when other users of the computer can read it (Settings warns). */
+  exposedDataDir?: string;
 }
 
 export interface SyncSummary {

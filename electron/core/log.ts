@@ -7,6 +7,7 @@
  */
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { keepPrivate, PRIVATE_DIR_MODE } from './privateFiles';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -124,26 +125,33 @@ export function memorySink(): LogSink & { lines: string[] } {
   return sink;
 }
 
+const rotated = (file: string, n: number) => file.replace(/(\.log)?$/, `.${n}.log`);
+
 /**
  * Appends to a file and rotates it when it passes `maxBytes`: app.log → app.1.log → … →
  * app.{keep}.log, the oldest dropped. Synchronous on purpose: a log line must not be lost
  * when the process dies right after writing it.
  */
 export function rotatingFileSink(file: string, maxBytes = 1_000_000, keep = 3): LogSink {
-  mkdirSync(dirname(file), { recursive: true });
-  const rotated = (n: number) => file.replace(/(\.log)?$/, `.${n}.log`);
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  // A log written by an earlier version may be 0644; the mode below applies to new files only.
+  try {
+    for (let n = 0; n <= keep; n++) keepPrivate(n === 0 ? file : rotated(file, n));
+  } catch {
+    // Not ours to change (another owner): logging must still not take the app down.
+  }
   return (line: string) => {
     try {
       if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > maxBytes) {
-        rmSync(rotated(keep), { force: true });
+        rmSync(rotated(file, keep), { force: true });
         for (let n = keep - 1; n >= 1; n--) {
           try {
-            renameSync(rotated(n), rotated(n + 1));
+            renameSync(rotated(file, n), rotated(file, n + 1));
           } catch {
             // that generation does not exist yet
           }
         }
-        renameSync(file, rotated(1));
+        renameSync(file, rotated(file, 1));
       }
       appendFileSync(file, line + '\n', { mode: 0o600 });
     } catch {

@@ -4,7 +4,6 @@
  * Used by the Electron main process, the browser preview and the tests; the CLI builds the
  * same parts with its own options.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContractHandlers } from '../../shared/contract';
 import { startDemoService, type DemoService } from '../demo-service/server';
@@ -14,6 +13,7 @@ import { Gateway, type DemoLauncher, type GatewayOptions } from './gateway/gatew
 import { KeytarKeyStore, type KeyStore } from './keys/keyStore';
 import { KeyVault } from './keys/keyVault';
 import { silentLogger, type Logger } from './log';
+import { preparePrivateDir, type DataDirAccess } from './privateFiles';
 import { ProfileStore } from './profiles/profileStore';
 
 export interface CoreServicesOptions {
@@ -39,6 +39,8 @@ export interface CoreServices {
   gateway: Gateway;
   cache: ReportCache;
   profiles: ProfileStore;
+  /** The data dir's mode; `readableByOthers` makes each front end warn. */
+  dataDirAccess: DataDirAccess;
   close(): Promise<void>;
 }
 
@@ -83,9 +85,15 @@ function demoLauncher(dataFile: string, logger: Logger): DemoLauncher {
 }
 
 export async function createCoreServices(options: CoreServicesOptions): Promise<CoreServices> {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const dataDirAccess = preparePrivateDir(options.dataDir);
   const paths = dataPaths(options.dataDir);
   const logger = options.logger ?? silentLogger;
+  if (dataDirAccess.readableByOthers) {
+    logger.warn('The data folder is readable by other users of this computer; chmod 700 it.', {
+      dataDir: options.dataDir,
+      mode: dataDirAccess.mode.toString(8),
+    });
+  }
   const events = new EventHub();
   // Each part names its own log component ('cache', 'profiles', 'keychain').
   const cache = ReportCache.open(paths.cache, { logger });
@@ -105,6 +113,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     probeIntervalMs: options.probeIntervalMs,
     fixedConnection: options.fixedConnection,
     offlineFallback: options.offlineFallback,
+    exposedDataDir: dataDirAccess.readableByOthers ? options.dataDir : undefined,
   });
   let closed = false;
   return {
@@ -114,6 +123,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     gateway,
     cache,
     profiles,
+    dataDirAccess,
     async close() {
       if (closed) return;
       closed = true;

@@ -67,6 +67,8 @@ export interface GatewayOptions {
   fixedConnection?: Omit<Connection, 'scope'>;
   /** Answer reads from the cache when the service cannot be reached (default true; the CLI's --no-cache turns it off). */
   offlineFallback?: boolean;
+  /** The data dir, when other local users can read it (reported in cache:status). */
+  exposedDataDir?: string;
 }
 
 const ACCOUNT_FINGERPRINT = 'account_fingerprint';
@@ -502,7 +504,13 @@ export class Gateway {
     const status = scope
       ? this.options.cache.status(scope)
       : { reportCount: 0, sizeBytes: 0, lastFullSyncAt: null };
-    return { profileId: scope, ...status, syncing: this.sync !== null };
+    const { exposedDataDir } = this.options;
+    return {
+      profileId: scope,
+      ...status,
+      syncing: this.sync !== null,
+      ...(exposedDataDir ? { exposedDataDir } : {}),
+    };
   }
 
   private async fullSync(): Promise<SyncSummary> {
