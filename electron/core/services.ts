@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ContractHandlers } from '../../shared/contract';
 import { startDemoService, type DemoService } from '../demo-service/server';
 import { ReportCache } from './cache/reportCache';
+import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
 import { Gateway, type DemoLauncher, type GatewayOptions } from './gateway/gateway';
 import { KeytarKeyStore, type KeyStore } from './keys/keyStore';
@@ -97,6 +98,9 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   const events = new EventHub();
   // Each part names its own log component ('cache', 'profiles', 'keychain').
   const cache = ReportCache.open(paths.cache, { logger });
+  const dropped = dropUnsaltedScopes(cache);
+  if (dropped > 0)
+    logger.info('dropped cache rows under unsalted scopes; they are synced again', { dropped });
   const profiles = new ProfileStore(paths.profiles, { logger });
   const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore({ logger }));
   const gateway = new Gateway({
@@ -114,6 +118,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     fixedConnection: options.fixedConnection,
     offlineFallback: options.offlineFallback,
     exposedDataDir: dataDirAccess.readableByOthers ? options.dataDir : undefined,
+    scopeSalt: options.fixedConnection ? loadScopeSalt(options.dataDir) : undefined,
   });
   let closed = false;
   return {

@@ -48,11 +48,12 @@ describe.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Window
           demo: false,
         });
         try {
-          await core.handlers['profiles:add']({
+          const added = await core.handlers['profiles:add']({
             name: 'Modes',
             baseUrl: service.baseUrl,
             apiKey: KEY,
             allowInsecureHttp: false,
+            sessionOnly: false,
           });
           // Reports written to the cache: SQLite now has its -wal and -shm files open.
           await core.handlers['reports:list']({});
@@ -65,7 +66,7 @@ describe.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Window
           expect(modeOf(paths.logs)).toBe(0o700);
           expect(readFileSync(logs, 'utf8')).toContain('modes test started');
           expect(modeOf(logs)).toBe(0o600);
-          await core.handlers['profiles:remove']({ id: (await core.handlers['profiles:list']()).activeId! });
+          await core.handlers['profiles:remove']({ id: added.id });
         } finally {
           await core.close();
         }
@@ -106,7 +107,7 @@ describe.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Window
         expect(lines.lines.join('\n')).toMatch(/WARN .*data folder is readable by other users/);
         expect(readFileSync(logFile, 'utf8')).toMatch(/WARN .*data folder is readable by other users/);
         // Settings reads the same through cache:status.
-        expect((await core.handlers['cache:status']()).exposedDataDir).toBe(dataDir);
+        expect((await core.handlers['cache:status'](undefined)).exposedDataDir).toBe(dataDir);
       } finally {
         await core.close();
       }

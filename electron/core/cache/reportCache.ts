@@ -387,6 +387,15 @@ export class ReportCache {
     });
   }
 
+  /** Every scope that has rows in the cache (profiles and fixed connections). */
+  scopes(): string[] {
+    const rows = this.statement(
+      `SELECT scope FROM reports UNION SELECT scope FROM report_counts UNION SELECT scope FROM accounts
+       UNION SELECT scope FROM meta`,
+    ).all() as { scope: string }[];
+    return rows.map((row) => row.scope);
+  }
+
   clearAll(): void {
     this.transaction(() => {
       for (const table of ['reports', 'report_counts', 'accounts', 'meta'])
