@@ -150,6 +150,11 @@ export const UpdateProfileInputSchema = z
     name: profileName.optional(),
     baseUrl: baseUrl.optional(),
     allowInsecureHttp: z.boolean().optional(),
+    /**
+     * Required when the scheme, host or port changes or insecure http is turned on: the stored
+     * key is never sent to a new address; this one is checked there before anything is saved.
+     */
+    apiKey: apiKey.optional(),
   })
   .strict();
 

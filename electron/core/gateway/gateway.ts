@@ -380,15 +380,49 @@ export class Gateway {
     const current = profiles.requireProfile(input.id);
     if (input.name !== undefined) this.assertNameFree(input.name, input.id);
     const allowInsecureHttp = input.allowInsecureHttp ?? current.allowInsecureHttp;
-    const baseUrl =
+    let baseUrl =
       input.baseUrl !== undefined || input.allowInsecureHttp !== undefined
         ? normalizeBaseUrl(input.baseUrl ?? current.baseUrl, allowInsecureHttp)
         : current.baseUrl;
-    const updated = profiles.update(input.id, { name: input.name, baseUrl, allowInsecureHttp });
+    // The stored key goes only where it was checked: another scheme, host or port, or plain
+    // http newly allowed, needs the key again, checked at the new address before any saving.
+    const newAddress =
+      new URL(baseUrl).origin !== new URL(current.baseUrl).origin ||
+      (allowInsecureHttp && !current.allowInsecureHttp);
+    let checked: { apiKey: string; account: Account } | undefined;
+    if (newAddress && !current.demo) {
+      if (input.apiKey === undefined) {
+        throw new AppFailure(
+          appError(
+            'invalid_input',
+            'A new service address needs the API key again: enter the key for that service, and it is checked there before the change is saved.',
+            { reason: 'key_required', fieldErrors: { apiKey: ['Enter the API key for the new address.'] } },
+          ),
+        );
+      }
+      const tested = await this.testConnection(baseUrl, allowInsecureHttp, input.apiKey);
+      baseUrl = tested.baseUrl;
+      checked = { apiKey: input.apiKey, account: tested.account };
+    }
+    // The key first: the old key must never be paired with the new address, not even by
+    // another process reading the profile between the two writes.
+    const previousKey = checked ? await this.options.keys.load(input.id).catch(() => null) : null;
+    if (checked) await this.storeKey(input.id, checked.apiKey, previousKey?.storage === 'session');
+    let updated: StoredProfile;
+    try {
+      updated = profiles.update(input.id, { name: input.name, baseUrl, allowInsecureHttp });
+    } catch (thrown) {
+      if (checked && previousKey) {
+        await this.storeKey(input.id, previousKey.key, previousKey.storage === 'session');
+      }
+      throw thrown;
+    }
     if (baseUrl !== current.baseUrl) {
       // Another service: what we cached belongs to the old one.
       cache.clearScope(input.id);
     }
+    if (checked) this.rememberAccount(input.id, checked.account);
+    if (newAddress) this.connectivity.reset();
     await this.announceProfiles();
     return this.profileView(updated);
   }
