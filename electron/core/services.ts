@@ -14,7 +14,7 @@ import { Gateway, type DemoLauncher, type GatewayOptions } from './gateway/gatew
 import { KeytarKeyStore, type KeyStore } from './keys/keyStore';
 import { KeyVault } from './keys/keyVault';
 import { silentLogger, type Logger } from './log';
-import { preparePrivateDir, type DataDirAccess } from './privateFiles';
+import { keepPrivate, preparePrivateDir, type DataDirAccess } from './privateFiles';
 import { ProfileStore } from './profiles/profileStore';
 
 export interface CoreServicesOptions {
@@ -88,6 +88,8 @@ function demoLauncher(dataFile: string, logger: Logger): DemoLauncher {
 export async function createCoreServices(options: CoreServicesOptions): Promise<CoreServices> {
   const dataDirAccess = preparePrivateDir(options.dataDir);
   const paths = dataPaths(options.dataDir);
+  // Files an earlier version left 0644 until their next rewrite (new ones are created 0600).
+  for (const file of [paths.profiles, paths.demoData]) keepPrivate(file);
   const logger = options.logger ?? silentLogger;
   if (dataDirAccess.readableByOthers) {
     logger.warn('The data folder is readable by other users of this computer; chmod 700 it.', {

@@ -86,6 +86,10 @@ describe.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Window
       const logFile = join(paths.logs, 'app.log');
       writeFileSync(logFile, 'old line\n', { mode: 0o644 });
       chmodSync(logFile, 0o644);
+      writeFileSync(paths.profiles, JSON.stringify({ version: 1, profiles: [], activeId: null }), {
+        mode: 0o644,
+      });
+      chmodSync(paths.profiles, 0o644);
       const lines = memorySink();
       const fileSink = rotatingFileSink(logFile);
       const core = await createCoreServices({
@@ -101,6 +105,7 @@ describe.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Window
       try {
         expect(modeOf(paths.cache)).toBe(0o600);
         expect(modeOf(logFile)).toBe(0o600);
+        expect(modeOf(paths.profiles)).toBe(0o600);
         // The folder itself is left as the user set it, and said to be open.
         expect(modeOf(dataDir)).toBe(0o755);
         expect(core.dataDirAccess).toMatchObject({ readableByOthers: true, mode: 0o755 });
