@@ -70,6 +70,8 @@ export interface CacheStatus {
   sizeBytes: number;
   lastFullSyncAt: string | null;
   syncing: boolean;
+  /** The data folder, set only when other users of the computer can read it (Settings warns). */
+  exposedDataDir?: string;
 }
 
 export interface SyncSummary {
@@ -148,6 +150,11 @@ export const UpdateProfileInputSchema = z
     name: profileName.optional(),
     baseUrl: baseUrl.optional(),
     allowInsecureHttp: z.boolean().optional(),
+    /**
+     * Required when the scheme, host or port changes or insecure http is turned on: the stored
+     * key is never sent to a new address; this one is checked there before anything is saved.
+     */
+    apiKey: apiKey.optional(),
   })
   .strict();
 

@@ -39,7 +39,7 @@ export interface AppError {
    * A finer reason within the kind, for front ends that word it their own way: the CLI points
    * at its own commands where the app points at a screen.
    */
-  reason?: 'no_key_stored';
+  reason?: 'no_key_stored' | 'key_required';
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };

@@ -144,8 +144,15 @@ const OPTIONS: Record<string, OptionSpec> = {
 
 const GLOBAL_OPTIONS = ['base-url', 'data-dir', 'timeout', 'allow-insecure-http', 'json', 'verbose', 'help'];
 
-async function readPassword(stdin: CliIo['stdin']): Promise<string> {
-  const received = await readStdin(stdin, 'password');
+async function readPassword(io: CliIo, topic: string[]): Promise<string> {
+  if (io.stdinIsTTY === true) {
+    // A terminal echoes what is typed: the password would show on screen (and in a recording).
+    throw new UsageError(
+      `--password-stdin reads the password from a pipe so that it never shows on screen; pipe it in: printf %s "$PASSWORD" | ${PROGRAM} ${topic.join(' ')} … --password-stdin.`,
+      topic,
+    );
+  }
+  const received = await readStdin(io.stdin, 'password');
   // One trailing newline is what `echo` and here-strings add; anything else is the password.
   const password = received.replace(/\r?\n$/, '');
   registerSecret(password);
@@ -326,7 +333,7 @@ const REPORT_COMMANDS: CliCommand[] = [
         withoutUndefined({
           url: text(options, 'url'),
           privacy: privacy === undefined ? undefined : privacyFromName(privacy),
-          password: passwordStdin ? await readPassword(io.stdin) : undefined,
+          password: passwordStdin ? await readPassword(io, ['reports', 'create']) : undefined,
         }),
         { url: '--url', privacy: '--privacy', password: '--password-stdin' },
       );
@@ -352,7 +359,7 @@ const REPORT_COMMANDS: CliCommand[] = [
         UpdateReportInputSchema,
         withoutUndefined({
           privacy: privacy === undefined ? undefined : privacyFromName(privacy),
-          password: passwordStdin ? await readPassword(io.stdin) : undefined,
+          password: passwordStdin ? await readPassword(io, ['reports', 'update']) : undefined,
           results: results === undefined ? undefined : results === 'yes' ? 1 : 0,
         }),
         { privacy: '--privacy', password: '--password-stdin', results: '--results' },

@@ -144,7 +144,7 @@ export class CliSession {
         : undefined;
     try {
       // The cache waits for another ReportDesk process that holds its write lock (busy_timeout).
-      return await createCoreServices({
+      const services = await createCoreServices({
         dataDir,
         fetch: io.fetch ?? globalThis.fetch,
         keyStore: io.keyStore,
@@ -156,6 +156,13 @@ export class CliSession {
         offlineFallback: options['no-cache'] !== true,
         demo: false,
       });
+      const { readableByOthers, mode } = services.dataDirAccess;
+      if (readableByOthers) {
+        io.stderr.write(
+          `Warning: other users of this computer can read the data folder ${dataDir} (mode ${mode.toString(8)}), which holds your cached reports. Make it private with: chmod 700 "${dataDir}"\n`,
+        );
+      }
+      return services;
     } catch (thrown) {
       if (thrown instanceof AppFailure) throw thrown;
       const code = (thrown as NodeJS.ErrnoException).code ?? 'unknown error';

@@ -1,11 +1,13 @@
 /**
  * Logging for the core: one line per event, prefixed with the component (as VS Code does),
  * written to a sink (a rotating file in the app, stderr in the CLI when verbose, memory in
- * tests). Secrets are redacted at the sink: every API key and password the process handles is
- * registered with `registerSecret`, and no log line leaves with one inside.
+ * tests). Every API key and password the process handles is registered with `registerSecret`;
+ * the message and each field value are redacted while raw (before JSON escaping could disguise
+ * a secret holding `"` or `\`), and no log line leaves with one inside.
  */
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { keepPrivate, PRIVATE_DIR_MODE } from './privateFiles';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -19,31 +21,75 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-const secrets = new Set<string>();
+const REDACTED = '[redacted]';
+/** From this length a secret is redacted wherever it appears, even inside other text. */
+const SUBSTRING_MIN_LENGTH = 4;
+const longSecrets = new Set<string>();
+/** Longest first: a password inside a key must not leave the rest of the key behind. */
+let longestFirst: string[] = [];
+/** Shorter ones would redact ordinary words in prose: they are redacted as whole values only. */
+const shortSecrets = new Set<string>();
 
-/** Registers a value that must never appear in a log line (keys, passwords). */
+/** Registers a value that must never appear in a log line (keys, passwords), whatever its length. */
 export function registerSecret(value: string | undefined | null): void {
-  // Very short values would redact ordinary words; keys and passwords are longer.
-  if (value && value.length >= 4) secrets.add(value);
+  if (!value) return;
+  if (value.length < SUBSTRING_MIN_LENGTH) {
+    shortSecrets.add(value);
+  } else if (!longSecrets.has(value)) {
+    longSecrets.add(value);
+    longestFirst = [...longSecrets].sort((a, b) => b.length - a.length);
+  }
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * `text` without `secret`, for a secret known to have been sent with the request a text talks
+ * about (a service message quoting a password): a long secret wherever it appears, a short one
+ * wherever it stands as a word of its own.
+ */
+export function withoutSecret(text: string, secret: string): string {
+  if (secret === '') return text;
+  if (secret.length >= SUBSTRING_MIN_LENGTH) return text.split(secret).join(REDACTED);
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(secret)}(?![\\p{L}\\p{N}_])`, 'gu');
+  return text.replace(word, REDACTED);
+}
+
+/** One raw value (before any escaping): every registered secret out of it. */
 export function redact(text: string): string {
+  if (shortSecrets.has(text.trim())) return REDACTED;
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+  for (const secret of longestFirst) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   // Belt and braces: a bearer token in any header dump.
-  return out.replace(/Bearer\s+[^\s"',}]+/gi, 'Bearer [redacted]');
+  return out.replace(/Bearer\s+[^\s"',}]+/gi, `Bearer ${REDACTED}`);
 }
 
 const SECRET_FIELD = /^(api_?key|apikey|key|password|authorization|token|secret)$/i;
+const MAX_FIELD_DEPTH = 6;
+
+/** Field values redacted while still raw: JSON escaping would hide a key holding `"` or `\`. */
+function redactedValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (depth >= MAX_FIELD_DEPTH || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => redactedValue(item, depth + 1));
+  if (value instanceof Error) return redact(value.message);
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const safe: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    safe[k] = SECRET_FIELD.test(k) ? REDACTED : redactedValue(v, depth + 1);
+  }
+  return safe;
+}
 
 function formatFields(fields: Record<string, unknown> | undefined): string {
   if (!fields) return '';
-  const safe: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) safe[k] = SECRET_FIELD.test(k) ? '[redacted]' : v;
   try {
-    return ' ' + JSON.stringify(safe);
+    return ' ' + JSON.stringify(redactedValue(fields, 0));
   } catch {
     return ' [unserialisable fields]';
   }
@@ -53,7 +99,8 @@ export function createLogger(component: string, sink: LogSink, minLevel: LogLeve
   const order: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
   const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (order[level] < order[minLevel]) return;
-    const line = `${new Date().toISOString()} ${level.toUpperCase()} [${component}] ${message}${formatFields(fields)}`;
+    const line = `${new Date().toISOString()} ${level.toUpperCase()} [${component}] ${redact(message)}${formatFields(fields)}`;
+    // Once more over the whole line: a secret split across the prefix and the message.
     sink(redact(line));
   };
   return {
@@ -78,26 +125,33 @@ export function memorySink(): LogSink & { lines: string[] } {
   return sink;
 }
 
+const rotated = (file: string, n: number) => file.replace(/(\.log)?$/, `.${n}.log`);
+
 /**
  * Appends to a file and rotates it when it passes `maxBytes`: app.log → app.1.log → … →
  * app.{keep}.log, the oldest dropped. Synchronous on purpose: a log line must not be lost
  * when the process dies right after writing it.
  */
 export function rotatingFileSink(file: string, maxBytes = 1_000_000, keep = 3): LogSink {
-  mkdirSync(dirname(file), { recursive: true });
-  const rotated = (n: number) => file.replace(/(\.log)?$/, `.${n}.log`);
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  // A log written by an earlier version may be 0644; the mode below applies to new files only.
+  try {
+    for (let n = 0; n <= keep; n++) keepPrivate(n === 0 ? file : rotated(file, n));
+  } catch {
+    // Not ours to change (another owner): logging must still not take the app down.
+  }
   return (line: string) => {
     try {
       if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > maxBytes) {
-        rmSync(rotated(keep), { force: true });
+        rmSync(rotated(file, keep), { force: true });
         for (let n = keep - 1; n >= 1; n--) {
           try {
-            renameSync(rotated(n), rotated(n + 1));
+            renameSync(rotated(file, n), rotated(file, n + 1));
           } catch {
             // that generation does not exist yet
           }
         }
-        renameSync(file, rotated(1));
+        renameSync(file, rotated(file, 1));
       }
       appendFileSync(file, line + '\n', { mode: 0o600 });
     } catch {

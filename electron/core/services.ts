@@ -4,16 +4,17 @@
  * Used by the Electron main process, the browser preview and the tests; the CLI builds the
  * same parts with its own options.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContractHandlers } from '../../shared/contract';
 import { startDemoService, type DemoService } from '../demo-service/server';
 import { ReportCache } from './cache/reportCache';
+import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
 import { Gateway, type DemoLauncher, type GatewayOptions } from './gateway/gateway';
 import { KeytarKeyStore, type KeyStore } from './keys/keyStore';
 import { KeyVault } from './keys/keyVault';
 import { silentLogger, type Logger } from './log';
+import { keepPrivate, preparePrivateDir, type DataDirAccess } from './privateFiles';
 import { ProfileStore } from './profiles/profileStore';
 
 export interface CoreServicesOptions {
@@ -39,6 +40,8 @@ export interface CoreServices {
   gateway: Gateway;
   cache: ReportCache;
   profiles: ProfileStore;
+  /** The data dir's mode; `readableByOthers` makes each front end warn. */
+  dataDirAccess: DataDirAccess;
   close(): Promise<void>;
 }
 
@@ -83,12 +86,23 @@ function demoLauncher(dataFile: string, logger: Logger): DemoLauncher {
 }
 
 export async function createCoreServices(options: CoreServicesOptions): Promise<CoreServices> {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const dataDirAccess = preparePrivateDir(options.dataDir);
   const paths = dataPaths(options.dataDir);
+  // Files an earlier version left 0644 until their next rewrite (new ones are created 0600).
+  for (const file of [paths.profiles, paths.demoData]) keepPrivate(file);
   const logger = options.logger ?? silentLogger;
+  if (dataDirAccess.readableByOthers) {
+    logger.warn('The data folder is readable by other users of this computer; chmod 700 it.', {
+      dataDir: options.dataDir,
+      mode: dataDirAccess.mode.toString(8),
+    });
+  }
   const events = new EventHub();
   // Each part names its own log component ('cache', 'profiles', 'keychain').
   const cache = ReportCache.open(paths.cache, { logger });
+  const dropped = dropUnsaltedScopes(cache);
+  if (dropped > 0)
+    logger.info('dropped cache rows under unsalted scopes; they are synced again', { dropped });
   const profiles = new ProfileStore(paths.profiles, { logger });
   const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore({ logger }));
   const gateway = new Gateway({
@@ -105,6 +119,8 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     probeIntervalMs: options.probeIntervalMs,
     fixedConnection: options.fixedConnection,
     offlineFallback: options.offlineFallback,
+    exposedDataDir: dataDirAccess.readableByOthers ? options.dataDir : undefined,
+    scopeSalt: options.fixedConnection ? loadScopeSalt(options.dataDir) : undefined,
   });
   let closed = false;
   return {
@@ -114,6 +130,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     gateway,
     cache,
     profiles,
+    dataDirAccess,
     async close() {
       if (closed) return;
       closed = true;

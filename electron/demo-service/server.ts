@@ -197,8 +197,24 @@ function checkAccounts(accounts: DemoAccount[]): void {
   }
 }
 
+/** True for a Host header naming this computer: localhost, 127.x.y.z or [::1], any port. */
+export function isLoopbackHostHeader(header: string | undefined): boolean {
+  if (!header) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${header}`).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
 export async function startDemoService(options: DemoServiceOptions = {}): Promise<DemoService> {
   const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHostHeader(host.includes(':') ? `[${host}]` : host)) {
+    throw new Error(`The demo service only listens on this computer; "${host}" is not a loopback address.`);
+  }
   const accounts = options.accounts ?? [DEFAULT_ACCOUNT];
   checkAccounts(accounts);
   const store = new ReportStore(accounts, {
@@ -240,6 +256,14 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
+    if (!isLoopbackHostHeader(req.headers.host)) {
+      // A DNS-rebinding page reaches 127.0.0.1 under its own host name; the published demo key
+      // must not let it read or change the demo data.
+      return send(
+        res,
+        message(421, 'The demo service only answers requests addressed to localhost or 127.0.0.1.'),
+      );
+    }
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://demo.invalid');

@@ -4,6 +4,10 @@
  * (`ReportDeskBridge` in shared/contract.ts): `invoke` posts to /__bridge/invoke and resolves
  * to the server's Result; `on` listens on one shared EventSource (/__bridge/events).
  *
+ * The per-run token arrives in the page's address (`/?token=T`). The script moves it into
+ * sessionStorage — readable by this origin only, kept across reloads of this tab — and takes it
+ * out of the address bar (and so out of history), then sends it in a header with every call.
+ *
  * A plain ES2020 string rather than a serialised TypeScript function: whatever transpiles this
  * module (tsx, vitest, esbuild) cannot slip helpers into the text the browser runs.
  */
@@ -13,6 +17,19 @@ export const PREVIEW_UNREACHABLE_MESSAGE = 'The preview server cannot be reached
 
 export const BRIDGE_SCRIPT = `(function () {
   'use strict';
+  var TOKEN_KEY = 'reportdesk.previewToken';
+  var token = '';
+  try {
+    var fromAddress = new URLSearchParams(location.search).get('token');
+    if (fromAddress) {
+      sessionStorage.setItem(TOKEN_KEY, fromAddress);
+      history.replaceState(history.state, '', location.pathname + location.hash);
+    }
+    token = sessionStorage.getItem(TOKEN_KEY) || '';
+  } catch (storageRefused) {
+    // Storage disabled: this page load still works with the token in its address.
+    token = new URLSearchParams(location.search).get('token') || '';
+  }
   var UNREACHABLE = { ok: false, error: { kind: 'network', message: ${JSON.stringify(PREVIEW_UNREACHABLE_MESSAGE)} } };
 
   function refused(status) {
@@ -35,9 +52,9 @@ export const BRIDGE_SCRIPT = `(function () {
     }
     return fetch('/__bridge/invoke', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'X-ReportDesk-Preview-Token': token },
       body: body,
-      credentials: 'same-origin',
+      credentials: 'omit',
       cache: 'no-store',
     }).then(
       function (response) {
@@ -77,7 +94,7 @@ export const BRIDGE_SCRIPT = `(function () {
       throw new TypeError('reportDesk.on(event, listener) needs an event name and a function.');
     }
     // One EventSource for the page; it reconnects by itself if the server restarts.
-    if (source === null) source = new EventSource('/__bridge/events');
+    if (source === null) source = new EventSource('/__bridge/events?token=' + encodeURIComponent(token));
     var current = listeners.get(name);
     if (!current) {
       current = new Set();

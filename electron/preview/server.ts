@@ -3,11 +3,16 @@
  * bridge (/__bridge/*) that implements the same contract as the Electron preload. It lets
  * Playwright drive the real UI in Chromium where the Electron runtime is absent. Never packaged.
  *
- * Any web page the user has open can send requests to 127.0.0.1, so nothing is served without
- * the per-run token: opening `/?token=T` trades it for an HttpOnly, SameSite=Strict cookie that
- * every other request must carry. The Host header must name this server exactly (a DNS-rebinding
- * page would send its own host name), and a bridge request that carries an Origin must come from
- * this server's origin.
+ * Any web page the user has open can send requests to 127.0.0.1, so the bridge answers only
+ * requests carrying the per-run token in the X-ReportDesk-Preview-Token header (the event stream,
+ * which EventSource opens without headers, in its query). Not a cookie: browsers send a cookie
+ * for 127.0.0.1 to every port of it, so any other local server the user opens would receive it.
+ * The served page learns the token from the link `/?token=T`, keeps it in sessionStorage (which
+ * only this origin — scheme, host and port — can read) and removes it from the address bar. The
+ * built renderer's files hold no secret and are served without the token. The Host header must
+ * name this server exactly (a DNS-rebinding page would send its own host name), and a bridge
+ * request that carries an Origin must come from this server's origin; a cross-origin page cannot
+ * even send the header without a CORS preflight, which is refused.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -44,7 +49,8 @@ export interface PreviewServer {
   stop(): Promise<void>;
 }
 
-export const PREVIEW_COOKIE = 'reportdesk_preview';
+/** The header every bridge request carries the per-run token in. */
+export const PREVIEW_TOKEN_HEADER = 'x-reportdesk-preview-token';
 export const BRIDGE_SCRIPT_PATH = '/__bridge/bridge.js';
 export const INVOKE_PATH = '/__bridge/invoke';
 export const EVENTS_PATH = '/__bridge/events';
@@ -54,6 +60,7 @@ const BRIDGE_SCRIPT_TAG = `<script src="${BRIDGE_SCRIPT_PATH}"></script>`;
 
 const NEEDS_TOKEN =
   'This preview needs its access link: open the URL that npm run preview printed (it contains the token).';
+const OUT_OF_DATE = 'That preview link is out of date. Open the URL npm run preview printed this time.';
 
 /** Starts the preview server; resolves once it listens. */
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
@@ -103,38 +110,37 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     const method = request.method ?? 'GET';
 
     if (url.pathname === '/' && url.searchParams.has('token')) {
+      // The page keeps the token (see the bridge script); a wrong one is said at once.
       if (!sameSecret(url.searchParams.get('token') ?? '', token)) {
-        sendText(
-          response,
-          403,
-          'That preview link is out of date. Open the URL npm run preview printed this time.',
-        );
+        sendText(response, 403, OUT_OF_DATE);
         return;
       }
-      setSecurityHeaders(response);
-      response.writeHead(302, {
-        Location: '/',
-        'Set-Cookie': `${PREVIEW_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-      });
-      response.end();
-      return;
-    }
-    if (!hasPreviewCookie(request.headers.cookie, token)) {
-      sendText(response, 403, NEEDS_TOKEN);
-      return;
     }
 
     if (url.pathname.startsWith('/__bridge/')) {
+      if (url.pathname === BRIDGE_SCRIPT_PATH && (method === 'GET' || method === 'HEAD')) {
+        // No secret in it: the token reaches the page through its own address.
+        return sendBody(response, 200, 'text/javascript; charset=utf-8', BRIDGE_SCRIPT, method);
+      }
       const requestOrigin = request.headers.origin;
       if (requestOrigin !== undefined && requestOrigin !== origin) {
         sendText(response, 403, `The preview bridge only answers pages served by ${origin}.`);
         return;
       }
+      const header = request.headers[PREVIEW_TOKEN_HEADER];
+      // EventSource cannot set a header: the stream alone takes the token from its query.
+      const given =
+        typeof header === 'string'
+          ? header
+          : url.pathname === EVENTS_PATH
+            ? (url.searchParams.get('token') ?? '')
+            : '';
+      if (!sameSecret(given, token)) {
+        sendText(response, 403, NEEDS_TOKEN);
+        return;
+      }
       if (url.pathname === INVOKE_PATH) return invoke(request, response, method);
       if (url.pathname === EVENTS_PATH && method === 'GET') return openEventStream(response);
-      if (url.pathname === BRIDGE_SCRIPT_PATH && (method === 'GET' || method === 'HEAD')) {
-        return sendBody(response, 200, 'text/javascript; charset=utf-8', BRIDGE_SCRIPT, method);
-      }
       sendText(response, 404, 'There is no such preview bridge endpoint.');
       return;
     }
@@ -288,17 +294,6 @@ function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function hasPreviewCookie(header: string | undefined, token: string): boolean {
-  if (!header) return false;
-  // Cookies are shared by every port of 127.0.0.1, so another run's cookie may be present too.
-  return header.split(';').some((pair) => {
-    const at = pair.indexOf('=');
-    return (
-      at > 0 && pair.slice(0, at).trim() === PREVIEW_COOKIE && sameSecret(pair.slice(at + 1).trim(), token)
-    );
-  });
 }
 
 /** Reads the body, or null as soon as it passes the limit (the rest is not buffered). */

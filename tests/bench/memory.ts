@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ReportCache } from '../../electron/core/cache/reportCache';
-import { fixedConnectionScope } from '../../electron/core/gateway/gateway';
+import { loadScopeSalt, saltedScope } from '../../electron/core/cache/scopeSalt';
 import { freeLoopbackPort } from '../helpers/network';
 import { emit, info, note, round, tempDir } from './common';
 import { OFFLINE_REPORT_COUNT, fillCache } from './offlineQuery';
@@ -34,7 +34,7 @@ export async function runMemory(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${await freeLoopbackPort()}`;
     const cache = ReportCache.open(join(dataDir, 'cache.sqlite'));
     try {
-      fillCache(cache, fixedConnectionScope(baseUrl, BENCH_KEY), null);
+      fillCache(cache, saltedScope(loadScopeSalt(dataDir), baseUrl, BENCH_KEY), null);
     } finally {
       cache.close();
     }

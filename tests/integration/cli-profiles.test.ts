@@ -391,7 +391,7 @@ describe('the offline cache', () => {
 
     const a = await status(KEY_A, service.baseUrl);
     expect(a.reportCount).toBe(REPORTS_PER_ACCOUNT);
-    expect(a.profileId).toMatch(/^env-[0-9a-f]{32}$/);
+    expect(a.profileId).toMatch(/^envh-[0-9a-f]{32}$/);
     // A pasted ".../api/v1/" is the same service: same cache.
     expect((await status(KEY_A, `${service.baseUrl}/api/v1/`)).profileId).toBe(a.profileId);
     const otherKey = await status(KEY_B, service.baseUrl);

@@ -87,8 +87,9 @@ it('runs the renderer against the bridge in Chromium: invoke, events, and a lost
 
   const response = await page.goto(server.url);
   expect(response?.status()).toBe(200);
-  // The token link became a cookie and left the address bar.
+  // The token moved from the link into this tab's session storage and left the address bar.
   expect(page.url()).toBe(`${server.origin}/`);
+  expect(await context.cookies()).toEqual([]);
   await page.waitForFunction(() => window.appSawBridge !== undefined);
   expect(await page.evaluate(() => window.appSawBridge)).toBe('object');
 
@@ -105,8 +106,11 @@ it('runs the renderer against the bridge in Chromium: invoke, events, and a lost
   await page.waitForFunction(() => window.received.length > 0);
   expect(await page.evaluate(() => window.received)).toEqual([PROFILES]);
 
-  // Without the cookie the server refuses, and the bridge turns that into a sentence.
-  await context.clearCookies();
+  // Without the token (a new tab, or storage cleared) the server refuses, and the bridge turns
+  // that into a sentence.
+  await page.evaluate('sessionStorage.clear()');
+  await page.goto(`${server.origin}/`);
+  await page.waitForFunction(() => window.appSawBridge !== undefined);
   const refused = (await page.evaluate(() => window.reportDesk.invoke('profiles:list'))) as Result<unknown>;
   expect(refused.ok).toBe(false);
   expect(!refused.ok && refused.error.message).toMatch(/HTTP 403.*npm run preview/);

@@ -15,7 +15,7 @@ import { AppFailure, appError } from '../../shared/errors';
 import { CONTENT_SECURITY_POLICY } from '../../electron/core/desktop/csp';
 import { EventHub } from '../../electron/core/events';
 import { createLogger, memorySink } from '../../electron/core/log';
-import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
+import { PREVIEW_TOKEN_HEADER, startPreviewServer, type PreviewServer } from '../../electron/preview/server';
 import { unimplementedHandlers } from '../helpers/fakeHandlers';
 
 const PROFILES: ProfilesState = {
@@ -57,7 +57,6 @@ let rendererDir: string;
 let events: EventHub;
 let server: PreviewServer;
 let port: number;
-let cookie: string;
 const logSink = memorySink();
 
 function send(
@@ -104,7 +103,10 @@ function send(
   });
 }
 
-const authed = (headers: Record<string, string> = {}) => ({ Cookie: cookie, ...headers });
+const authed = (headers: Record<string, string> = {}) => ({
+  [PREVIEW_TOKEN_HEADER]: server.token,
+  ...headers,
+});
 
 function invoke(body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   return send('/__bridge/invoke', {
@@ -137,8 +139,6 @@ beforeAll(async () => {
     logger: createLogger('preview-test', logSink, 'debug'),
   });
   port = Number(new URL(server.origin).port);
-  const opened = await send(`/?token=${encodeURIComponent(server.token)}`);
-  cookie = (opened.headers['set-cookie']?.[0] ?? '').split(';')[0];
 });
 
 afterAll(async () => {
@@ -154,43 +154,65 @@ describe('the access token', () => {
     expect(server.origin).toBe(`http://127.0.0.1:${port}`);
   });
 
-  it('refuses every path without the cookie, with a one-line explanation', async () => {
-    for (const path of ['/', '/index.html', '/assets/app.js', '/__bridge/bridge.js', '/__bridge/events']) {
-      const reply = await send(path);
-      expect(reply.status, path).toBe(403);
-      expect(reply.headers['content-type']).toMatch(/^text\/plain/);
-      expect(reply.body.trim().split('\n')).toHaveLength(1);
-      expect(reply.body).toMatch(/npm run preview/);
-    }
+  it('refuses the bridge without the token, with a one-line explanation', async () => {
     const posted = await send('/__bridge/invoke', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ channel: 'profiles:list' }),
     });
-    expect(posted.status).toBe(403);
+    const stream = await send('/__bridge/events');
+    for (const reply of [posted, stream]) {
+      expect(reply.status).toBe(403);
+      expect(reply.headers['content-type']).toMatch(/^text\/plain/);
+      expect(reply.body.trim().split('\n')).toHaveLength(1);
+      expect(reply.body).toMatch(/npm run preview/);
+    }
   });
 
-  it('trades the token for an HttpOnly, SameSite=Strict cookie and redirects to /', async () => {
+  it('serves the built renderer and the bridge script without it: they hold no secret', async () => {
+    for (const path of ['/', '/index.html', '/assets/app.js', '/__bridge/bridge.js']) {
+      const reply = await send(path);
+      expect(reply.status, path).toBe(200);
+      expect(reply.body, path).not.toContain(server.token);
+      expect(reply.headers['set-cookie'], path).toBeUndefined();
+    }
+  });
+
+  it('answers the token link with the page itself, setting no cookie', async () => {
     const reply = await send(`/?token=${server.token}`);
-    expect(reply.status).toBe(302);
-    expect(reply.headers.location).toBe('/');
-    const setCookie = reply.headers['set-cookie']?.[0] ?? '';
-    expect(setCookie).toBe(`reportdesk_preview=${server.token}; HttpOnly; SameSite=Strict; Path=/`);
-    expect((await send('/', { headers: { Cookie: setCookie.split(';')[0] } })).status).toBe(200);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['set-cookie']).toBeUndefined();
+    expect(reply.body).toContain('<script src="/__bridge/bridge.js"></script>');
   });
 
-  it('refuses a wrong token and a wrong cookie', async () => {
+  it('refuses a wrong token in the link, the header or the stream query', async () => {
     const wrongToken = server.token.slice(0, -1) + (server.token.endsWith('A') ? 'B' : 'A');
     const reply = await send(`/?token=${wrongToken}`);
     expect(reply.status).toBe(403);
-    expect(reply.headers['set-cookie']).toBeUndefined();
-    expect((await send('/', { headers: { Cookie: `reportdesk_preview=${wrongToken}` } })).status).toBe(403);
-    expect((await send('/', { headers: { Cookie: 'reportdesk_preview=' } })).status).toBe(403);
+    expect(reply.body).toMatch(/out of date/);
+    expect((await invoke({ channel: 'profiles:list' }, { [PREVIEW_TOKEN_HEADER]: wrongToken })).status).toBe(
+      403,
+    );
+    expect((await invoke({ channel: 'profiles:list' }, { [PREVIEW_TOKEN_HEADER]: '' })).status).toBe(403);
+    expect((await send(`/__bridge/events?token=${wrongToken}`)).status).toBe(403);
   });
 
-  it("accepts this run's cookie next to another run's (cookies are shared by every port)", async () => {
-    const reply = await send('/', { headers: { Cookie: `reportdesk_preview=stale; theme=dark; ${cookie}` } });
-    expect(reply.status).toBe(200);
+  it('takes the token in the query for the event stream only, never for invoke', async () => {
+    const reply = await send(`/__bridge/invoke?token=${server.token}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel: 'profiles:list' }),
+    });
+    expect(reply.status).toBe(403);
+  });
+
+  it('ignores a cookie altogether (cookies are shared by every port of 127.0.0.1)', async () => {
+    const reply = await send('/__bridge/invoke', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: `reportdesk_preview=${server.token}` },
+      body: JSON.stringify({ channel: 'profiles:list' }),
+    });
+    expect(reply.status).toBe(403);
   });
 
   it('keeps the token out of the log', () => {
@@ -255,7 +277,7 @@ describe('static files', () => {
   });
 
   it('puts the CSP header on refusals too', async () => {
-    const reply = await send('/');
+    const reply = await send('/__bridge/invoke');
     expect(reply.status).toBe(403);
     expect(reply.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
   });
@@ -372,8 +394,8 @@ describe('GET /__bridge/events', () => {
         {
           host: '127.0.0.1',
           port,
-          path: '/__bridge/events',
-          headers: { Host: `127.0.0.1:${port}`, Cookie: cookie, Accept: 'text/event-stream' },
+          path: `/__bridge/events?token=${server.token}`,
+          headers: { Host: `127.0.0.1:${port}`, Accept: 'text/event-stream' },
         },
         (res) => {
           expect(res.statusCode).toBe(200);
@@ -411,9 +433,58 @@ describe('GET /__bridge/bridge.js', () => {
     expect(() => parseScript(reply.body, { ecmaVersion: 2020, sourceType: 'script' })).not.toThrow();
   });
 
+  /** The browser globals the bridge script reads, opened at `search` (like /?token=T). */
+  function pageContext(search: string) {
+    const stored = new Map<string, string>();
+    const replaced: string[] = [];
+    const sent: { url: string; headers: Record<string, string>; credentials: string }[] = [];
+    const context = createContext({
+      window: {},
+      URLSearchParams,
+      location: { search, pathname: '/', hash: '#/reports' },
+      sessionStorage: {
+        getItem: (key: string) => stored.get(key) ?? null,
+        setItem: (key: string, value: string) => stored.set(key, value),
+      },
+      history: {
+        state: null,
+        replaceState: (_state: unknown, _title: string, url: string) => replaced.push(url),
+      },
+      fetch: (url: string, init: { headers: Record<string, string>; credentials: string }) => {
+        sent.push({ url, headers: init.headers, credentials: init.credentials });
+        return Promise.resolve({ status: 200, json: () => Promise.resolve({ ok: true, value: null }) });
+      },
+    });
+    return { context, stored, replaced, sent };
+  }
+
+  it('moves the token from the address into session storage and sends it in a header, never as a cookie', async () => {
+    const source = (await send('/__bridge/bridge.js')).body;
+    const first = pageContext(`?token=${server.token}`);
+    runInContext(source, first.context);
+    // Out of the address bar (and so out of history and any Referer), kept for this tab.
+    expect(first.replaced).toEqual(['/#/reports']);
+    expect([...first.stored.values()]).toEqual([server.token]);
+    await runInContext('window.reportDesk.invoke("profiles:list")', first.context);
+    expect(first.sent).toEqual([
+      {
+        url: '/__bridge/invoke',
+        headers: { 'Content-Type': 'application/json', 'X-ReportDesk-Preview-Token': server.token },
+        credentials: 'omit',
+      },
+    ]);
+    // A reload of the tab (no token in the address) still finds it.
+    const reload = pageContext('');
+    reload.stored.set('reportdesk.previewToken', server.token);
+    runInContext(source, reload.context);
+    expect(reload.replaced).toEqual([]);
+    await runInContext('window.reportDesk.invoke("profiles:list")', reload.context);
+    expect(reload.sent[0].headers['X-ReportDesk-Preview-Token']).toBe(server.token);
+  });
+
   it('defines a frozen window.reportDesk with invoke and on', async () => {
-    const source = (await send('/__bridge/bridge.js', { headers: authed() })).body;
-    const context = createContext({ window: {} });
+    const source = (await send('/__bridge/bridge.js')).body;
+    const { context } = pageContext('');
     runInContext(source, context);
     const bridge = runInContext('window.reportDesk', context);
     expect(typeof bridge.invoke).toBe('function');
@@ -427,19 +498,14 @@ describe('stop()', () => {
   it('ends open event streams and closes the port', async () => {
     const extra = await startPreviewServer({ handlers: fakeHandlers(), events: new EventHub(), rendererDir });
     const extraPort = Number(new URL(extra.origin).port);
-    const opened = await new Promise<string>((resolve) => {
-      const req = httpRequest(
-        { host: '127.0.0.1', port: extraPort, path: `/?token=${extra.token}` },
-        (res) => {
-          res.resume();
-          resolve((res.headers['set-cookie']?.[0] ?? '').split(';')[0]);
-        },
-      );
-      req.end();
-    });
     const streamEnded = new Promise<void>((resolve) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port: extraPort, path: '/__bridge/events', headers: { Cookie: opened } },
+        {
+          host: '127.0.0.1',
+          port: extraPort,
+          path: '/__bridge/events',
+          headers: { [PREVIEW_TOKEN_HEADER]: extra.token },
+        },
         (res) => {
           res.once('data', () => void extra.stop());
           res.on('end', resolve);

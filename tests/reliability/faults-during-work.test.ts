@@ -14,7 +14,7 @@ import type { SyncProgress } from '../../shared/contract';
 import { AppFailure } from '../../shared/errors';
 import { normalizeListQuery } from '../../shared/model';
 import { ReportCache } from '../../electron/core/cache/reportCache';
-import { fixedConnectionScope } from '../../electron/core/gateway/gateway';
+import { loadScopeSalt, saltedScope } from '../../electron/core/cache/scopeSalt';
 import { MemoryKeyStore } from '../../electron/core/keys/keyStore';
 import { createCoreServices } from '../../electron/core/services';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
@@ -172,7 +172,7 @@ describe('kill -9 in the middle of a sync', () => {
     expect(lines).toContain('page 3');
     expect(lines.some((line) => line.startsWith('done'))).toBe(false);
 
-    const scope = fixedConnectionScope(running.baseUrl, running.apiKey);
+    const scope = saltedScope(loadScopeSalt(dataDir), running.baseUrl, running.apiKey);
     const cache = ReportCache.open(join(dataDir, 'cache.sqlite'));
     let kept: number;
     try {

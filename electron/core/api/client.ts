@@ -201,13 +201,15 @@ export class ReportServiceClient {
 
   createReport(fields: CreateReportFields): Promise<Report> {
     return this.guard(async () => {
-      registerSecret('password' in fields ? fields.password : undefined);
+      const password = 'password' in fields ? fields.password : undefined;
+      registerSecret(password);
       const reply = await this.send({
         method: 'POST',
         path: REPORTS_PATH,
         form: reportFormFields(fields),
         context: {
           ...this.context('POST', REPORTS_PATH, 'create reports'),
+          sentSecrets: password ? [password] : [],
           outcomeUnknown:
             'The report may or may not have been created; refresh the list before trying again.',
         },
@@ -226,6 +228,7 @@ export class ReportServiceClient {
         form: reportFormFields(fields),
         context: {
           ...this.context('PUT', path, `change report ${id}`),
+          sentSecrets: fields.password ? [fields.password] : [],
           reportId: id,
           outcomeUnknown: `Report ${id} may or may not have been changed; refresh it before trying again.`,
         },

@@ -5,7 +5,7 @@
  * misbehaving service echoes back can reach the user's screen.
  */
 import { appError, type AppError } from '../../../shared/errors';
-import { redact } from '../log';
+import { redact, withoutSecret } from '../log';
 import { withoutControlCharacters } from '../text';
 
 /** What a request was for, so messages can name it. */
@@ -21,6 +21,8 @@ export interface RequestContext {
   outcomeUnknown?: string;
   /** Host of the base URL, for network messages. */
   host: string;
+  /** Secrets sent with this request (a report password): scrubbed from what the service says. */
+  sentSecrets?: readonly string[];
 }
 
 const EXCERPT_LENGTH = 120;
@@ -33,7 +35,7 @@ function clip(text: string, max: number): string {
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /** Plain one-line text from whatever the service sent: no tags, no control characters, no secrets. */
-function plainText(raw: string): string {
+function plainText(raw: string, sent: readonly string[]): string {
   const withoutMarkup = raw
     .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
@@ -42,24 +44,25 @@ function plainText(raw: string): string {
       name === '#39' ? "'" : ENTITIES[name],
     );
   const text = withoutControlCharacters(withoutMarkup).replace(/\s+/g, ' ').trim();
-  // Redact before shortening: a cut could otherwise leave part of a secret behind.
-  return redact(text);
+  // Redact before shortening: a cut could otherwise leave part of a secret behind. A password
+  // the request sent is scrubbed whatever its length ("The password ab is too short").
+  return redact(sent.reduce(withoutSecret, text));
 }
 
 /** A short sanitised excerpt of a reply body (≤ 120 characters), '' when there is nothing. */
-function excerptOf(body: string): string {
-  return clip(plainText(body.slice(0, 64 * 1024)), EXCERPT_LENGTH);
+function excerptOf(body: string, sent: readonly string[] = []): string {
+  return clip(plainText(body.slice(0, 64 * 1024), sent), EXCERPT_LENGTH);
 }
 
 /** A service-provided sentence (a 422 message, a field message), made safe to show. */
-function serviceText(value: unknown): string | undefined {
+function serviceText(value: unknown, sent: readonly string[]): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const text = clip(plainText(value), SERVICE_MESSAGE_LENGTH);
+  const text = clip(plainText(value, sent), SERVICE_MESSAGE_LENGTH);
   return text === '' ? undefined : text;
 }
 
-function quoted(body: string): string {
-  const excerpt = excerptOf(body);
+function quoted(body: string, sent: readonly string[] = []): string {
+  const excerpt = excerptOf(body, sent);
   return excerpt === '' ? 'an empty reply' : `"${excerpt}"`;
 }
 
@@ -84,14 +87,14 @@ function parseRetryAfter(value: string | null, nowMs: number): number | undefine
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-function fieldErrorsFrom(errors: unknown): Record<string, string[]> | undefined {
+function fieldErrorsFrom(errors: unknown, sent: readonly string[]): Record<string, string[]> | undefined {
   if (typeof errors !== 'object' || errors === null || Array.isArray(errors)) return undefined;
   const out: Record<string, string[]> = {};
   for (const [field, messages] of Object.entries(errors)) {
     const list = (Array.isArray(messages) ? messages : [messages])
-      .map(serviceText)
+      .map((message) => serviceText(message, sent))
       .filter((m): m is string => m !== undefined);
-    const name = serviceText(field);
+    const name = serviceText(field, sent);
     if (name && list.length > 0) out[name] = list;
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -125,6 +128,7 @@ export function failureForStatus(
   nowMs: number,
 ): StatusFailure {
   const extra = { status };
+  const sent = context.sentSecrets ?? [];
   if (status === 401) {
     return {
       retryable: false,
@@ -153,8 +157,8 @@ export function failureForStatus(
   }
   if (status === 422) {
     const json = jsonObject(body);
-    const fieldErrors = fieldErrorsFrom(json?.errors);
-    const said = serviceText(json?.message);
+    const fieldErrors = fieldErrorsFrom(json?.errors, sent);
+    const said = serviceText(json?.message, sent);
     const message = said
       ? `The Report Service did not accept the input: ${sentence(said)} Correct it and try again.`
       : 'The Report Service did not accept the input (HTTP 422). Correct the fields it named and try again.';
@@ -183,7 +187,7 @@ export function failureForStatus(
       error: appError(
         'server_error',
         withOutcome(
-          `The Report Service had an internal problem (HTTP ${status}, ${quoted(body)}). Try again in a moment.`,
+          `The Report Service had an internal problem (HTTP ${status}, ${quoted(body, sent)}). Try again in a moment.`,
           context,
         ),
         { ...extra, retryAfterSeconds },
@@ -206,7 +210,7 @@ export function failureForStatus(
     retryable: false,
     error: appError(
       'bad_response',
-      `The Report Service answered with an unexpected status (HTTP ${status}, ${quoted(body)}). Check the base URL, or try again later.`,
+      `The Report Service answered with an unexpected status (HTTP ${status}, ${quoted(body, sent)}). Check the base URL, or try again later.`,
       extra,
     ),
   };

@@ -15,6 +15,7 @@ import { AppFailure, appError } from '../../../shared/errors';
 import type { Account, NormalizedListQuery, Report, ReportPage } from '../../../shared/report';
 import { silentLogger, type Logger } from '../log';
 import { idSortKey, projectOf, recordJson, stripSecrets, textOrNull } from './records';
+import { ensurePrivateFile, keepPrivate, PRIVATE_DIR_MODE } from '../privateFiles';
 
 export interface CachedReport {
   report: Report;
@@ -170,7 +171,7 @@ export class ReportCache {
    */
   static open(file: string, options: { logger?: Logger } = {}): ReportCache {
     const logger = (options.logger ?? silentLogger).child('cache');
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       return new ReportCache(file, openDatabase(file));
     } catch (error) {
@@ -386,6 +387,15 @@ export class ReportCache {
     });
   }
 
+  /** Every scope that has rows in the cache (profiles and fixed connections). */
+  scopes(): string[] {
+    const rows = this.statement(
+      `SELECT scope FROM reports UNION SELECT scope FROM report_counts UNION SELECT scope FROM accounts
+       UNION SELECT scope FROM meta`,
+    ).all() as { scope: string }[];
+    return rows.map((row) => row.scope);
+  }
+
   clearAll(): void {
     this.transaction(() => {
       for (const table of ['reports', 'report_counts', 'accounts', 'meta'])
@@ -438,6 +448,9 @@ export class ReportCache {
 }
 
 function openDatabase(file: string): Database.Database {
+  // Private reports: 0600 before SQLite creates the file, so its -wal and -shm inherit it.
+  ensurePrivateFile(file);
+  for (const suffix of ['-wal', '-shm']) keepPrivate(file + suffix);
   const db = new Database(file);
   try {
     // First, so that every step below waits for another process instead of failing.

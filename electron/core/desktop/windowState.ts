@@ -132,7 +132,7 @@ export function saveWindowState(file: string, state: WindowState): boolean {
   if (!valid) return false;
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(temporary, JSON.stringify(valid, null, 2) + '\n', { mode: 0o600 });
     renameSync(temporary, file);
     return true;

@@ -31,6 +31,7 @@ import type { EventHub } from '../events';
 import type { KeyVault } from '../keys/keyVault';
 import type { Logger } from '../log';
 import type { ProfileStore, StoredProfile } from '../profiles/profileStore';
+import { saltedScope } from '../cache/scopeSalt';
 import { Connectivity } from './connectivity';
 
 /** What a request needs: where to send it, with which key, and where to cache the answer. */
@@ -62,20 +63,19 @@ export interface GatewayOptions {
   probeIntervalMs?: number;
   /**
    * A fixed connection instead of profiles (the CLI with REPORT_DESK_API_KEY): its cache
-   * scope is derived from the base URL and a hash of the key, never the key itself.
+   * scope is an HMAC of the base URL and key under `scopeSalt`, never the key or its plain hash.
    */
   fixedConnection?: Omit<Connection, 'scope'>;
   /** Answer reads from the cache when the service cannot be reached (default true; the CLI's --no-cache turns it off). */
   offlineFallback?: boolean;
+  /** The data dir, when other local users can read it (reported in cache:status). */
+  exposedDataDir?: string;
+  /** The data dir's salt for fixed-connection cache scopes (required with fixedConnection). */
+  scopeSalt?: Buffer;
 }
 
 const ACCOUNT_FINGERPRINT = 'account_fingerprint';
 const DEMO_PORT = 'demo_port';
-
-/** Derives a cache scope for a connection without profiles, without storing the key. */
-export function fixedConnectionScope(baseUrl: string, apiKey: string): string {
-  return 'env-' + createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex').slice(0, 32);
-}
 
 /** Identifies the account behind a key, so a key of another account never sees this cache. */
 function accountFingerprint(account: Account): string {
@@ -193,15 +193,23 @@ export class Gateway {
 
   private async activeConnection(): Promise<Connection> {
     const fixed = this.options.fixedConnection;
-    if (fixed) return { ...fixed, scope: fixedConnectionScope(fixed.baseUrl, fixed.apiKey) };
+    if (fixed) return { ...fixed, scope: this.fixedScope(fixed) };
     return this.connectionFor(this.activeProfile());
   }
 
   /** The scope of the active connection without touching the keychain (for cache-only channels). */
   private activeScope(): string | null {
     const fixed = this.options.fixedConnection;
-    if (fixed) return fixedConnectionScope(fixed.baseUrl, fixed.apiKey);
+    if (fixed) return this.fixedScope(fixed);
     return this.activeProfileId();
+  }
+
+  /** A connection without profiles: its scope is salted, so the cache never holds a key's plain hash. */
+  private fixedScope(fixed: Omit<Connection, 'scope'>): string {
+    const salt = this.options.scopeSalt;
+    if (!salt)
+      throw new Error('A fixed connection needs the data dir’s scope salt (GatewayOptions.scopeSalt).');
+    return saltedScope(salt, fixed.baseUrl, fixed.apiKey);
   }
 
   // ---- Online first, cache fallback ----------------------------------------------------------
@@ -372,15 +380,49 @@ export class Gateway {
     const current = profiles.requireProfile(input.id);
     if (input.name !== undefined) this.assertNameFree(input.name, input.id);
     const allowInsecureHttp = input.allowInsecureHttp ?? current.allowInsecureHttp;
-    const baseUrl =
+    let baseUrl =
       input.baseUrl !== undefined || input.allowInsecureHttp !== undefined
         ? normalizeBaseUrl(input.baseUrl ?? current.baseUrl, allowInsecureHttp)
         : current.baseUrl;
-    const updated = profiles.update(input.id, { name: input.name, baseUrl, allowInsecureHttp });
+    // The stored key goes only where it was checked: another scheme, host or port, or plain
+    // http newly allowed, needs the key again, checked at the new address before any saving.
+    const newAddress =
+      new URL(baseUrl).origin !== new URL(current.baseUrl).origin ||
+      (allowInsecureHttp && !current.allowInsecureHttp);
+    let checked: { apiKey: string; account: Account } | undefined;
+    if (newAddress && !current.demo) {
+      if (input.apiKey === undefined) {
+        throw new AppFailure(
+          appError(
+            'invalid_input',
+            'A new service address needs the API key again: enter the key for that service, and it is checked there before the change is saved.',
+            { reason: 'key_required', fieldErrors: { apiKey: ['Enter the API key for the new address.'] } },
+          ),
+        );
+      }
+      const tested = await this.testConnection(baseUrl, allowInsecureHttp, input.apiKey);
+      baseUrl = tested.baseUrl;
+      checked = { apiKey: input.apiKey, account: tested.account };
+    }
+    // The key first: the old key must never be paired with the new address, not even by
+    // another process reading the profile between the two writes.
+    const previousKey = checked ? await this.options.keys.load(input.id).catch(() => null) : null;
+    if (checked) await this.storeKey(input.id, checked.apiKey, previousKey?.storage === 'session');
+    let updated: StoredProfile;
+    try {
+      updated = profiles.update(input.id, { name: input.name, baseUrl, allowInsecureHttp });
+    } catch (thrown) {
+      if (checked && previousKey) {
+        await this.storeKey(input.id, previousKey.key, previousKey.storage === 'session');
+      }
+      throw thrown;
+    }
     if (baseUrl !== current.baseUrl) {
       // Another service: what we cached belongs to the old one.
       cache.clearScope(input.id);
     }
+    if (checked) this.rememberAccount(input.id, checked.account);
+    if (newAddress) this.connectivity.reset();
     await this.announceProfiles();
     return this.profileView(updated);
   }
@@ -502,7 +544,13 @@ export class Gateway {
     const status = scope
       ? this.options.cache.status(scope)
       : { reportCount: 0, sizeBytes: 0, lastFullSyncAt: null };
-    return { profileId: scope, ...status, syncing: this.sync !== null };
+    const { exposedDataDir } = this.options;
+    return {
+      profileId: scope,
+      ...status,
+      syncing: this.sync !== null,
+      ...(exposedDataDir ? { exposedDataDir } : {}),
+    };
   }
 
   private async fullSync(): Promise<SyncSummary> {

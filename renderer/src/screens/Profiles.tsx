@@ -11,7 +11,7 @@ import { ScreenFallback } from '../components/ScreenFallback';
 import { useToasts } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { queryKeys, useProfiles } from '../lib/queries';
-import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
+import { API_KEY_REQUIRED, PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 
 const STORAGE_LABELS: Record<ProfileView['keyStorage'], string> = {
   keychain: 'System keychain',
@@ -170,13 +170,27 @@ interface ProfileDialogProps {
   onDone: () => void;
 }
 
+/** Scheme, host and port of a URL; null while it is not a full address. */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return null;
+  }
+}
+
 function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
   const client = useQueryClient();
   const toasts = useToasts();
   const [name, setName] = useState(profile.name);
   const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
+  const [apiKey, setApiKey] = useState('');
   const nameProblem = name.trim() === '' ? PROFILE_NAME_REQUIRED : null;
   const urlProblem = baseUrlProblem(baseUrl);
+  // The stored key is never sent to another scheme, host or port: the core asks for it again.
+  const newAddress = !urlProblem && originOf(baseUrl) !== originOf(profile.baseUrl);
+  const [keyTouched, setKeyTouched] = useState(false);
+  const keyProblem = newAddress && keyTouched && apiKey.trim() === '' ? API_KEY_REQUIRED : null;
 
   const save = useMutation({
     mutationFn: async () => {
@@ -184,9 +198,12 @@ function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
         id: profile.id,
         name: name.trim(),
         ...(baseUrl.trim() !== profile.baseUrl ? { baseUrl: baseUrl.trim() } : {}),
+        ...(newAddress ? { apiKey } : {}),
       };
       await call('profiles:update', changes);
-      await client.invalidateQueries({ queryKey: queryKeys.profiles });
+      setApiKey('');
+      // A new address (and perhaps another account) changes everything shown for the profile.
+      await client.invalidateQueries(newAddress ? undefined : { queryKey: queryKeys.profiles });
     },
     onSuccess: () => {
       toasts.show('The profile was saved.');
@@ -197,7 +214,8 @@ function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (nameProblem || urlProblem) return;
+    setKeyTouched(true);
+    if (nameProblem || urlProblem || (newAddress && apiKey.trim() === '')) return;
     save.mutate();
   }
 
@@ -215,10 +233,19 @@ function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
           onChange={setBaseUrl}
           errors={urlProblem ? [urlProblem] : failure?.fieldErrors?.baseUrl}
         />
+        {newAddress && (
+          <ApiKeyField
+            label="API key for the new address"
+            value={apiKey}
+            onChange={setApiKey}
+            errors={keyProblem ? [keyProblem] : failure?.fieldErrors?.apiKey}
+            hint="The stored key is only sent to the address it was checked with. Enter the key for the new address; it is tested there before anything is saved."
+          />
+        )}
         {failure && <ErrorView error={failure} hideProfileLinks />}
         <ModalFormActions
           onCancel={onDone}
-          submitLabel={save.isPending ? 'Saving…' : 'Save'}
+          submitLabel={save.isPending ? (newAddress ? 'Testing the key…' : 'Saving…') : 'Save'}
           disabled={save.isPending || !!nameProblem || !!urlProblem}
         />
       </form>

@@ -34,6 +34,12 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
   return (
     <section className="screen" aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
+      {status.data?.exposedDataDir && (
+        <p className="banner banner-inline" role="alert">
+          Other users of this computer can read ReportDesk’s data folder {status.data.exposedDataDir}, which
+          holds your saved reports. Make it private: run chmod 700 on that folder, then restart ReportDesk.
+        </p>
+      )}
       <h2 className="section-title">Offline copy</h2>
       <div className="card">
         {status.isPending && <SkeletonBlock lines={3} />}
