@@ -31,6 +31,7 @@ export interface CoreServicesOptions {
   offlineFallback?: boolean;
   /** Set false where no demo service may be started (the CLI). */
   demo?: boolean;
+  syncLeaseMs?: GatewayOptions['syncLeaseMs'];
 }
 
 export interface CoreServices {
@@ -121,6 +122,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     offlineFallback: options.offlineFallback,
     exposedDataDir: dataDirAccess.readableByOthers ? options.dataDir : undefined,
     scopeSalt: options.fixedConnection ? loadScopeSalt(options.dataDir) : undefined,
+    syncLeaseMs: options.syncLeaseMs,
   });
   let closed = false;
   return {
