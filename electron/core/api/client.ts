@@ -139,7 +139,9 @@ async function readLimitedBody(response: Response, limit: number): Promise<strin
  * would be retried and shown as "could not be reached"; it is the address redirecting.
  */
 export function isRedirectRefusal(thrown: unknown): boolean {
-  return thrown instanceof Error && /^Redirect was cancelled$|redirect policy was 'error'/.test(thrown.message);
+  return (
+    thrown instanceof Error && /^Redirect was cancelled$|redirect policy was 'error'/.test(thrown.message)
+  );
 }
 
 export class ReportServiceClient {

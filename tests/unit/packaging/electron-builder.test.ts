@@ -241,9 +241,10 @@ describe('what goes into the package', () => {
 
 describe('package.json', () => {
   it('points main at the file scripts/build-node.mjs writes, which the package includes', () => {
-    const outfiles = [...readProjectFile('scripts/build-node.mjs').matchAll(/outfile:\s*'([^']+)'/g)].map(
-      (m) => m[1],
-    );
+    // buildNode() writes each outfile under its outDir, which is dist for the app.
+    const outfiles = [
+      ...readProjectFile('scripts/build-node.mjs').matchAll(/outfile:\s*join\(outDir, '([^']+)'\)/g),
+    ].map((m) => `dist/${m[1]}`);
     expect(outfiles).toContain(packageJson.main);
     expect(packageJson.main).toBe('dist/electron/main.cjs');
     expect(matcher(config.files)(packageJson.main)).toBe(true);
