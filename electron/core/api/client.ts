@@ -138,7 +138,7 @@ async function readLimitedBody(response: Response, limit: number): Promise<strin
  * electron/electron#43715) where Node's fetch resolves with the 3xx. Read as a network failure it
  * would be retried and shown as "could not be reached"; it is the address redirecting.
  */
-export function isRedirectRefusal(thrown: unknown): boolean {
+function isRedirectRefusal(thrown: unknown): boolean {
   return (
     thrown instanceof Error && /^Redirect was cancelled$|redirect policy was 'error'/.test(thrown.message)
   );
