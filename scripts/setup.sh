@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SYSTEM_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-bin chromium xvfb)
+# A machine without npm gets Debian's, only to fetch Node 24 from the registry below.
+command -v npm >/dev/null 2>&1 || SYSTEM_PACKAGES+=(nodejs npm)
 
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
