@@ -7,6 +7,8 @@ export interface ToolDeps {
   platform?: NodeJS.Platform;
   exec?: typeof execFileSync;
   spawn?: typeof spawnSync;
+  /** Where npm/npx run; the project folder unless given. */
+  cwd?: string;
 }
 export interface EnsureDeps extends ToolDeps {
   electronBinary?: string | null;

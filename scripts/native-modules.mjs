@@ -18,8 +18,9 @@ import { installedElectronBinary } from './electron-runtime.mjs';
 export const NATIVE_MODULES = ['keytar', 'better-sqlite3'];
 
 // keytar loads its .node file on require; better-sqlite3 only when a database is opened.
-const LOAD_PROBE =
-  "require('keytar'); new (require('better-sqlite3'))(':memory:').close(); console.log(process.versions.modules)";
+const LOAD_PROBE = "require('keytar'); new (require('better-sqlite3'))(':memory:').close()";
+// `-e` code resolves packages from its working directory: the project's node_modules.
+const projectDir = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Runs npm/npx. On Windows they are npm.cmd/npx.cmd batch files, which execFile cannot start
@@ -31,16 +32,16 @@ const LOAD_PROBE =
 export function runTool(
   command,
   args,
-  { platform = process.platform, exec = execFileSync, spawn = spawnSync } = {},
+  { platform = process.platform, exec = execFileSync, spawn = spawnSync, cwd = projectDir } = {},
 ) {
   if (platform !== 'win32') {
-    exec(command, args, { stdio: 'inherit' });
+    exec(command, args, { stdio: 'inherit', cwd });
     return;
   }
   for (const word of [command, ...args]) {
     if (!/^[\w@./:=-]+$/.test(word)) throw new Error(`refusing to pass "${word}" through the Windows shell`);
   }
-  const result = spawn([command, ...args].join(' '), { stdio: 'inherit', shell: true });
+  const result = spawn([command, ...args].join(' '), { stdio: 'inherit', shell: true, cwd });
   if (result.error) throw result.error;
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
@@ -67,7 +68,12 @@ export function probeNativeModules(
     runtime = electronBinary;
     env.ELECTRON_RUN_AS_NODE = '1';
   }
-  const result = spawn(runtime, ['-e', LOAD_PROBE], { env, encoding: 'utf8', timeout: 60_000 });
+  const result = spawn(runtime, ['-e', LOAD_PROBE], {
+    cwd: projectDir,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (result.status === 0) return { ok: true };
   // A build for another runtime throws ("compiled against a different Node.js version") or, for
   // N-API modules built against newer headers, can crash the process outright (SIGSEGV).

@@ -4,6 +4,7 @@
  * target runtime, never by a marker file.
  */
 import { spawnSync as realSpawnSync, type execFileSync, type spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   ensureNativeModules,
@@ -12,6 +13,9 @@ import {
   runTool,
   type Probe,
 } from '../../../scripts/native-modules.mjs';
+
+// npm and npx run in the project folder, wherever the script is started from.
+const projectDir = fileURLToPath(new URL('../../..', import.meta.url));
 
 interface Spawned {
   kind: 'exec' | 'spawn';
@@ -53,7 +57,7 @@ describe('runTool', () => {
       {
         kind: 'spawn',
         command: 'npm rebuild keytar better-sqlite3',
-        options: { stdio: 'inherit', shell: true },
+        options: { stdio: 'inherit', shell: true, cwd: projectDir },
       },
     ]);
   });
@@ -93,7 +97,7 @@ describe('runTool', () => {
           kind: 'exec',
           command: 'npx',
           args: ['electron-builder', 'install-app-deps'],
-          options: { stdio: 'inherit' },
+          options: { stdio: 'inherit', cwd: projectDir },
         },
       ]);
     }
