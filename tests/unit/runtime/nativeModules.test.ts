@@ -4,6 +4,8 @@
  * target runtime, never by a marker file.
  */
 import { spawnSync as realSpawnSync, type execFileSync, type spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -183,5 +185,20 @@ describe('probeNativeModules (real child processes)', () => {
     }) as unknown as typeof spawnSync;
     expect(probeNativeModules('electron', { electronBinary: '/opt/electron', spawn })).toEqual({ ok: true });
     expect(calls[0]).toMatchObject({ command: '/opt/electron', env: { ELECTRON_RUN_AS_NODE: '1' } });
+  });
+});
+
+describe('the npm scripts', () => {
+  const scripts = (
+    JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
+
+  it('switch to the runtime about to load the modules, before starting it', () => {
+    expect(scripts.start).toMatch(/node scripts\/native-modules\.mjs electron && electron \.$/);
+    // After npm start the modules may be Electron's: the Node front ends switch back themselves.
+    expect(scripts.cli).toMatch(/^node scripts\/native-modules\.mjs node && tsx electron\/cli\/main\.ts$/);
+    expect(scripts.preview).toMatch(
+      /node scripts\/native-modules\.mjs node && tsx electron\/preview\/run\.ts$/,
+    );
   });
 });
