@@ -2,23 +2,44 @@
 // and electron stay external: they are loaded at run time from node_modules (or, packaged,
 // from app.asar.unpacked after electron-builder rebuilds them for Electron).
 import { build } from 'esbuild';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const external = ['electron', 'keytar', 'better-sqlite3'];
 const common = {
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  // Electron 45 embeds Node 24; the CLI needs the development Node, 22.12 or later.
+  target: 'node22.12',
   external,
   logLevel: 'warning',
   sourcemap: false,
 };
 
-const entries = [
+const entries = (outDir) => [
   // Electron's main process and the sandboxed preload (a sandboxed preload must be one CommonJS file).
-  { entryPoints: ['electron/main/main.ts'], outfile: 'dist/electron/main.cjs', format: 'cjs' },
-  { entryPoints: ['electron/preload/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs' },
+  // import.meta.url (createRequire for keytar) has no CommonJS equivalent esbuild would insert:
+  // defined from __filename, so the main bundle has no import.meta and no import() (checked by
+  // tests/unit/packaging/bundles.test.ts).
+  {
+    entryPoints: ['electron/main/main.ts'],
+    outfile: join(outDir, 'electron/main.cjs'),
+    format: 'cjs',
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  },
+  {
+    entryPoints: ['electron/preload/preload.ts'],
+    outfile: join(outDir, 'electron/preload.cjs'),
+    format: 'cjs',
+  },
   // The CLI, usable without tsx once built.
-  { entryPoints: ['electron/cli/main.ts'], outfile: 'dist/cli/report-desk.mjs', format: 'esm' },
+  { entryPoints: ['electron/cli/main.ts'], outfile: join(outDir, 'cli/report-desk.mjs'), format: 'esm' },
 ];
 
-for (const entry of entries) await build({ ...common, ...entry });
+/** Bundles every Node-side entry point into outDir (dist for the app; tests use a temp folder). */
+export async function buildNode(outDir = 'dist') {
+  for (const entry of entries(outDir)) await build({ ...common, ...entry });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildNode();

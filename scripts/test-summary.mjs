@@ -1,7 +1,10 @@
 // Totals the JSON reports of every test run (Vitest and Playwright) into one closing line,
-// "tests: N passed, N failed, N skipped", so a reader (or CI) sees what actually ran.
+// "tests: N passed, N failed, N skipped", so a reader (or CI) sees what actually ran — and on
+// which runtimes: the Node the tests ran on (test.sh runs this script on the same PATH) and the
+// Electron the app is built for, with whether its runtime was there to run the Electron tests.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { electronPackageVersion, installedElectronBinary } from './electron-runtime.mjs';
 
 const dir = process.argv[2] ?? 'test-results/summary';
 let passed = 0;
@@ -29,4 +32,8 @@ for (const file of existsSync(dir) ? readdirSync(dir).sort() : []) {
   skipped += s;
 }
 console.log(lines.join('\n'));
+const electronRuntime = installedElectronBinary() ? 'runtime installed' : 'runtime not installed';
+console.log(
+  `runtimes: Node ${process.versions.node}, Electron ${electronPackageVersion() ?? '?'} (${electronRuntime})`,
+);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -11,6 +11,10 @@ rm -rf "$results" && mkdir -p "$results"
 vitest_json() { echo --reporter=default --reporter=json --outputFile.json="$results/$1.json"; }
 
 step "set-up"; ./scripts/setup.sh
+# Everything below runs on the Node setup.sh chose (Node 24 from .tools/ on an older system).
+source scripts/node-env.sh
+use_project_node || true # nothing to do when the system Node is already 24
+echo "node $(node -v), electron $(node scripts/electron-runtime.mjs --version)"
 step "type-check"; npm run -s typecheck
 step "lint"; npm run -s lint
 step "format"; npm run -s format:check
@@ -20,7 +24,8 @@ step "reliability and security"; ./scripts/with-keyring.sh npm run -s test:relia
 step "UI end-to-end in Chromium (browser preview)"; PLAYWRIGHT_JSON_OUTPUT_FILE="$PWD/$results/e2e.json" ./scripts/with-keyring.sh npm run -s test:e2e -- --reporter=list,json
 step "Electron end-to-end"
 export PLAYWRIGHT_JSON_OUTPUT_FILE="$PWD/$results/electron.json"
-if node -e "require('fs').accessSync(require('electron'))" 2>/dev/null; then
+# Never require('electron') to ask: from electron 42 on that downloads the runtime.
+if node scripts/electron-runtime.mjs; then
   # The app loads the native modules with Electron's ABI; switch, run, and switch back.
   node scripts/native-modules.mjs electron
   status=0

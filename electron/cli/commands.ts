@@ -27,6 +27,7 @@ import {
 } from '../../shared/report';
 import { followPages } from '../../shared/paging';
 import { registerSecret } from '../core/log';
+import { nativeModuleFailureMessage } from '../core/nativeModules';
 import { parseArgs, usageText, UsageError, type Grammar, type OptionSpec } from './args';
 import { CACHE_COMMANDS } from './cacheCommands';
 import {
@@ -461,6 +462,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (thrown instanceof UsageError) {
       io.stderr.write(`${thrown.message} ${usageHint(thrown.topic)}\n`);
       return EXIT_CODES.usage;
+    }
+    const wrongBuild = nativeModuleFailureMessage(thrown, 'node');
+    if (wrongBuild) {
+      io.stderr.write(errorText(appError('internal', wrongBuild)));
+      return exitCodeFor('internal');
     }
     const error = session ? session.inCliWords(toAppError(thrown)) : toAppError(thrown);
     io.stderr.write(errorText(error));

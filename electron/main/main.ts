@@ -18,10 +18,12 @@ import {
 import { join, resolve } from 'node:path';
 import { toAppError } from '../../shared/errors';
 import { createLogger, rotatingFileSink } from '../core/log';
+import { nativeModuleFailureMessage } from '../core/nativeModules';
 import { createCoreServices, type CoreServices } from '../core/services';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../core/desktop/appProtocol';
 import { DEEP_LINK_SCHEME, findDeepLinkInArgv, parseDeepLink } from '../core/desktop/deepLink';
 import { routeMenuCommand, type MenuCommandId } from '../core/desktop/menuTemplate';
+import { registersDeepLinks, userDataOverride } from '../core/desktop/runMode';
 import { externalUrlToOpen } from '../core/desktop/navigation';
 import { notificationFor } from '../core/desktop/notifications';
 import { isPermissionGranted } from '../core/desktop/permissions';
@@ -33,11 +35,13 @@ import { RendererEventRelay } from '../core/ipc/eventRelay';
 import { buildApplicationMenu } from './menu';
 import { createMainWindow } from './window';
 
-// REPORT_DESK_DATA_DIR moves every file the app writes (tests, portable use). It must be set
-// before anything reads userData — the single-instance lock lives there too.
-if (process.env.REPORT_DESK_DATA_DIR) app.setPath('userData', resolve(process.env.REPORT_DESK_DATA_DIR));
 /** End-to-end test run: no OS integration (protocol registration), links recorded, not opened. */
 const E2E = process.env.REPORT_DESK_E2E === '1';
+const runMode = { packaged: app.isPackaged, env: process.env, e2e: E2E };
+// REPORT_DESK_DATA_DIR, or ReportDesk-dev for a development run (core/desktop/runMode.ts). Set
+// before anything reads userData — the single-instance lock is keyed on it too.
+const dataDirOverride = userDataOverride(runMode, app.getPath('appData'));
+if (dataDirOverride) app.setPath('userData', dataDirOverride);
 
 const userDataDir = app.getPath('userData');
 const logsDir = join(userDataDir, 'logs');
@@ -96,7 +100,8 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
-  if (!E2E) registerDeepLinkScheme();
+  // Installers register the scheme too; a development run only when REPORT_DESK_REGISTER_LINKS=1.
+  if (registersDeepLinks(runMode)) registerDeepLinkScheme();
   if (process.platform === 'win32') app.setAppUserModelId('com.reportdesk.app');
   app.setAboutPanelOptions({ applicationName: 'ReportDesk', applicationVersion: app.getVersion() });
 
@@ -152,10 +157,12 @@ function failToStart(thrown: unknown): void {
     error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown),
     stack: thrown instanceof Error ? thrown.stack : undefined,
   });
+  // A native module built for Node (npm run cli / the tests ran last) has its own message.
   const message =
-    error.kind === 'internal'
+    nativeModuleFailureMessage(thrown, 'electron') ??
+    (error.kind === 'internal'
       ? `ReportDesk could not open its data in ${userDataDir}. Check that the folder exists and is writable, then start ReportDesk again. Details are in ${logsDir}.`
-      : error.message;
+      : error.message);
   dialog.showErrorBox('ReportDesk could not start', message);
   app.exit(1);
 }

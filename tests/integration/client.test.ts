@@ -8,6 +8,7 @@ import { ReportServiceClient, type ReportServiceClientOptions } from '../../elec
 import { createLogger, memorySink } from '../../electron/core/log';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { AppFailure, type AppError } from '../../shared/errors';
+import { clientSuiteTransport, transportFetch } from '../helpers/electronNet';
 import { freeLoopbackPort } from '../helpers/network';
 
 const KEY = 'client-test-key-Zq8w7Xv2Lm4';
@@ -30,6 +31,8 @@ function client(overrides: Partial<ReportServiceClientOptions> = {}): ReportServ
       sleeps.push(ms);
     },
     random: () => 0.5,
+    // Node's fetch, or (client-electron-net.test.ts) a fetch that behaves like Electron's net.fetch.
+    fetch: transportFetch(clientSuiteTransport.name),
     ...overrides,
   });
 }
@@ -161,7 +164,7 @@ describe('endpoints', () => {
     const sent: { url: string; init: RequestInit }[] = [];
     const spyFetch: typeof fetch = (input, init) => {
       sent.push({ url: String(input), init: init ?? {} });
-      return fetch(input, init);
+      return transportFetch(clientSuiteTransport.name)(input, init);
     };
     const api = client({ fetch: spyFetch });
     const before = service.reportCount(KEY);
@@ -346,9 +349,17 @@ describe('error statuses', () => {
     });
     const before = service.requests.length;
     const error = await failure(client().listReports());
-    expect(error).toMatchObject({ kind: 'bad_response', status: 301 });
-    expect(error.message).toContain('elsewhere.example.com');
+    if (clientSuiteTransport.name === 'node') {
+      expect(error).toMatchObject({ kind: 'bad_response', status: 301 });
+      expect(error.message).toContain('elsewhere.example.com');
+    } else {
+      // Electron's net.fetch rejects without saying where (electron/electron#43715): still the
+      // redirect message, not "could not be reached", and not retried.
+      expect(error.kind).toBe('bad_response');
+      expect(error.message).toMatch(/^The Report Service address redirects to another address\./);
+    }
     expect(service.requests.length - before).toBe(1);
+    expect(sleeps).toEqual([]);
   });
 
   it('another status is a bad_response that quotes it', async () => {

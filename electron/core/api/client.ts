@@ -22,7 +22,14 @@ import {
 } from '../../../shared/report';
 import { redact, registerSecret, silentLogger, type Logger } from '../log';
 import { normalizeBaseUrl } from './baseUrl';
-import { failureForStatus, networkFailure, timeoutFailure, tooLarge, type RequestContext } from './failures';
+import {
+  failureForStatus,
+  networkFailure,
+  redirectFailure,
+  timeoutFailure,
+  tooLarge,
+  type RequestContext,
+} from './failures';
 import { parseJsonBody, toAccount, toReport, toReportPage } from './responses';
 
 export interface RetryPolicy {
@@ -123,6 +130,18 @@ async function readLimitedBody(response: Response, limit: number): Promise<strin
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * How Electron's net.fetch answers redirect: 'manual': it rejects with "Redirect was cancelled"
+ * (its ClientRequest emits 'redirect', nobody calls followRedirect(), and the request dies;
+ * electron/electron#43715) where Node's fetch resolves with the 3xx. Read as a network failure it
+ * would be retried and shown as "could not be reached"; it is the address redirecting.
+ */
+function isRedirectRefusal(thrown: unknown): boolean {
+  return (
+    thrown instanceof Error && /^Redirect was cancelled$|redirect policy was 'error'/.test(thrown.message)
+  );
 }
 
 export class ReportServiceClient {
@@ -371,6 +390,10 @@ export class ReportServiceClient {
         return { ok: false, retryable: true, error: timeoutFailure(this.timeoutMs, spec.context) };
       }
       if (thrown instanceof AppFailure) return { ok: false, retryable: false, error: thrown.error };
+      if (isRedirectRefusal(thrown)) {
+        outcome = 'redirect';
+        return { ok: false, retryable: false, error: redirectFailure({}) };
+      }
       return { ok: false, retryable: true, error: networkFailure(thrown, spec.context) };
     } finally {
       clearTimeout(timer);

@@ -195,16 +195,7 @@ export function failureForStatus(
     };
   }
   if (status >= 300 && status <= 399) {
-    const location = headers.get('location');
-    const target = location ? ` to "${excerptOf(location)}"` : '';
-    return {
-      retryable: false,
-      error: appError(
-        'bad_response',
-        `The Report Service address redirects (HTTP ${status})${target}. Update the base URL to the address it moved to.`,
-        extra,
-      ),
-    };
+    return { retryable: false, error: redirectFailure(extra, headers.get('location')) };
   }
   return {
     retryable: false,
@@ -214,6 +205,22 @@ export function failureForStatus(
       extra,
     ),
   };
+}
+
+/**
+ * The base URL redirects. Never followed (it could carry the key to another host or onto plain
+ * http) and never retried. `status` is absent when the runtime only says that it refused to follow:
+ * Electron's net.fetch with redirect: 'manual' rejects with "Redirect was cancelled" instead of
+ * returning the 3xx (electron/electron#43715), so neither the status nor the target is known.
+ */
+export function redirectFailure(extra: { status?: number }, location?: string | null): AppError {
+  const target = location ? ` to "${excerptOf(location)}"` : ' to another address';
+  const code = extra.status === undefined ? '' : ` (HTTP ${extra.status})`;
+  return appError(
+    'bad_response',
+    `The Report Service address redirects${target}${code}. Update the base URL to the address it moved to.`,
+    extra,
+  );
 }
 
 /** A 2xx reply whose body is not what the endpoint returns. */

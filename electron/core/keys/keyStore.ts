@@ -2,8 +2,10 @@
  * Where API keys are kept: the OS keychain through keytar (macOS Keychain, Windows Credential
  * Manager, the Secret Service on Linux), or memory. Keys never go to a file or a log.
  */
+import { createRequire } from 'node:module';
 import { AppFailure, appError } from '../../../shared/errors';
 import { registerSecret, silentLogger, type Logger } from '../log';
+import { nativeModuleFailureMessage } from '../nativeModules';
 
 export interface KeyStore {
   get(account: string): Promise<string | null>;
@@ -30,10 +32,13 @@ export function keychainUnavailableMessage(platform: NodeJS.Platform): string {
   }
 }
 
+// A plain require, never import(): inside Electron's CommonJS main bundle, import() of a package
+// goes through Node's ESM loader inside app.asar, a path that has broken between Electron
+// releases. In the bundle import.meta.url is defined from __filename (scripts/build-node.mjs).
+const requireNative = createRequire(import.meta.url);
+
 async function loadKeytarModule(): Promise<KeytarLike> {
-  // keytar is CommonJS: its functions sit on the default export.
-  const loaded = (await import('keytar')) as unknown as { default?: KeytarLike } & KeytarLike;
-  return loaded.default ?? loaded;
+  return requireNative('keytar') as KeytarLike;
 }
 
 export class KeytarKeyStore implements KeyStore {
@@ -86,6 +91,9 @@ export class KeytarKeyStore implements KeyStore {
       this.logger.warn(`Keychain ${action} failed.`, {
         error: error instanceof Error ? error.message : String(error),
       });
+      // keytar built for the other runtime is not a keychain problem: say what to run instead.
+      const wrongBuild = nativeModuleFailureMessage(error);
+      if (wrongBuild) throw new AppFailure(appError('internal', wrongBuild));
       throw new AppFailure(appError('keychain_unavailable', keychainUnavailableMessage(this.platform)));
     }
   }

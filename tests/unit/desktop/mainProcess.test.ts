@@ -25,6 +25,24 @@ const fake = vi.hoisted(() => {
   let readyResolve: () => void = () => {};
   const ready = new Promise<void>((resolve) => (readyResolve = resolve));
   let isReady = false;
+  // Electron's ordering rules (electron.d.ts and its errors): some APIs only before the ready
+  // event, others only after it. The fake throws where Electron does, so wiring that calls them
+  // in the wrong order fails here rather than on a user's machine.
+  const beforeReady = (what: string) => {
+    if (isReady) throw new Error(`${what} can only be called before app is ready`);
+  };
+  const afterReady = (what: string, message = `${what} cannot be used before the app 'ready' event`) => {
+    if (!isReady) throw new Error(message);
+  };
+  // ipcMain.handle's reply and webContents.send's arguments cross to the renderer through the
+  // Structured Clone Algorithm: prototypes are dropped, a Function/Promise/Symbol throws.
+  const crossProcess = <T>(value: T): T => {
+    try {
+      return structuredClone(value);
+    } catch {
+      throw new Error('An object could not be cloned.');
+    }
+  };
 
   class FakeWebContents {
     static nextId = 1;
@@ -34,7 +52,7 @@ const fake = vi.hoisted(() => {
     windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
     on = on(this.events);
     send(...args: unknown[]) {
-      this.sent.push(args);
+      this.sent.push(crossProcess(args));
     }
     setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
       this.windowOpenHandler = handler;
@@ -102,9 +120,13 @@ const fake = vi.hoisted(() => {
   const electron = {
     app: {
       isPackaged: false,
-      setPath: (name: string, value: string) => paths.set(name, value),
+      // Documented to be set before ready (sessionData; the single-instance lock reads userData).
+      setPath: (name: string, value: string) => {
+        beforeReady(`app.setPath('${name}')`);
+        paths.set(name, value);
+      },
       getPath: (name: string) => paths.get(name) ?? join(tmpdir(), `unused-${name}`),
-      enableSandbox: () => {},
+      enableSandbox: () => beforeReady('app.enableSandbox()'),
       requestSingleInstanceLock: () => state.lockGranted,
       quit: () => {
         state.quitCalled = true;
@@ -137,7 +159,15 @@ const fake = vi.hoisted(() => {
       },
       setApplicationMenu: () => {},
     },
-    net: { fetch: (...args: Parameters<typeof fetch>) => fetch(...args) },
+    // Electron's net.fetch: only after ready (it is session.defaultSession.fetch), and with
+    // redirect: 'manual' it rejects instead of returning the 3xx (tests/helpers/electronNet.ts).
+    net: {
+      fetch: async (input: string | Request, init?: RequestInit) => {
+        afterReady('net', 'Session can only be received when app is ready');
+        const { electronLikeNetFetch } = await import('../../helpers/electronNet');
+        return electronLikeNetFetch(input, init);
+      },
+    },
     Notification: class {
       static isSupported() {
         return true;
@@ -149,22 +179,38 @@ const fake = vi.hoisted(() => {
       }
     },
     protocol: {
-      registerSchemesAsPrivileged: (schemes: unknown[]) => state.privilegedSchemes.push(...schemes),
-      handle: (scheme: string, handler: (request: Request) => Promise<Response>) =>
-        state.protocolHandlers.set(scheme, handler),
+      registerSchemesAsPrivileged: (schemes: unknown[]) => {
+        if (isReady)
+          throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready');
+        state.privilegedSchemes.push(...schemes);
+      },
+      handle: (scheme: string, handler: (request: Request) => Promise<Response>) => {
+        // protocol.handle registers on session.defaultSession.protocol.
+        afterReady('protocol.handle', 'Session can only be received when app is ready');
+        state.protocolHandlers.set(scheme, handler);
+      },
     },
     session: {
-      defaultSession: {
-        setPermissionRequestHandler: (h: (...args: unknown[]) => void) => (state.permissionRequest = h),
-        setPermissionCheckHandler: (h: (...args: unknown[]) => boolean) => (state.permissionCheck = h),
+      get defaultSession() {
+        afterReady('session', 'Session can only be received when app is ready');
+        return {
+          setPermissionRequestHandler: (h: (...args: unknown[]) => void) => (state.permissionRequest = h),
+          setPermissionCheckHandler: (h: (...args: unknown[]) => boolean) => (state.permissionCheck = h),
+        };
       },
     },
     shell: { openExternal: async () => {}, openPath: async () => '' },
     BrowserWindow: FakeBrowserWindow,
     nativeTheme: { shouldUseDarkColors: false },
     screen: {
-      getPrimaryDisplay: () => ({ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
-      getAllDisplays: () => [{ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
+      getPrimaryDisplay: () => {
+        afterReady("The 'screen' module");
+        return { id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } };
+      },
+      getAllDisplays: () => {
+        afterReady("The 'screen' module");
+        return [{ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }];
+      },
     },
   };
 
@@ -178,6 +224,13 @@ const fake = vi.hoisted(() => {
       emit(w.webContents.events, name, ...args),
     emitIpc: (name: string, ...args: unknown[]) => emit(ipcListeners, name, ...args),
     ipcHandlers,
+    /** What ipcRenderer.invoke resolves to: the handler's reply, structured-cloned. */
+    invoke: async (channel: string, event: unknown, ...args: unknown[]) => {
+      const handler = ipcHandlers.get(channel);
+      if (!handler) throw new Error(`No handler registered for '${channel}'`);
+      return crossProcess(await handler(event, ...args.map((arg) => crossProcess(arg))));
+    },
+    crossProcess,
     notifications,
     windows: FakeBrowserWindow.all,
     makeReady: () => {
@@ -263,9 +316,10 @@ describe('main process wiring', () => {
 
   it('answers contract requests from the window, and refuses them from anywhere else', async () => {
     expect(fake.ipcHandlers.size).toBe(CHANNEL_NAMES.length);
-    const status = await fake.ipcHandlers.get('reportdesk:cache:status')!(appFrame(), undefined);
+    const status = await fake.invoke('reportdesk:cache:status', appFrame(), undefined);
     expect(status).toMatchObject({ ok: true, value: { reportCount: 0 } });
-    const foreign = await fake.ipcHandlers.get('reportdesk:cache:status')!(
+    const foreign = await fake.invoke(
+      'reportdesk:cache:status',
       {
         senderFrame: { url: 'https://evil.example/', parent: null },
         sender: { id: window().webContents.id },
@@ -341,6 +395,33 @@ describe('main process wiring', () => {
       height: 700,
       maximized: false,
     });
+  });
+
+  it('called the before-ready APIs before ready and the others after (the fake enforces both)', () => {
+    // main.ts ran its module body before makeReady() and start() after: had it touched screen,
+    // session, net or protocol.handle too early, or setPath/enableSandbox/registerSchemesAsPrivileged
+    // too late, the fake would have thrown as Electron does. Now, after ready:
+    expect(() => fake.electron.app.enableSandbox()).toThrow(/before app is ready/);
+    expect(() => fake.electron.app.setPath('userData', dataDir)).toThrow(/before app is ready/);
+    expect(() => fake.electron.protocol.registerSchemesAsPrivileged([])).toThrow(/before app is ready/);
+    expect(() => fake.electron.screen.getPrimaryDisplay()).not.toThrow();
+  });
+
+  it('replies and page events cross to the renderer as Electron clones them', async () => {
+    // A function (or a Promise, a Symbol) in a reply fails in Electron; class instances lose their prototype.
+    expect(() => fake.crossProcess({ run: () => 1 })).toThrow('An object could not be cloned.');
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    expect(fake.crossProcess(new Point(1))).not.toBeInstanceOf(Point);
+    // The real handlers' replies and the relayed events are plain data, so nothing is lost.
+    for (const channel of ['reportdesk:cache:status', 'reportdesk:profiles:list']) {
+      const handler = fake.ipcHandlers.get(channel);
+      expect(handler).toBeDefined();
+      const direct = await handler!(appFrame(), undefined);
+      expect(await fake.invoke(channel, appFrame(), undefined)).toEqual(direct);
+    }
+    expect(pageEvents().length).toBeGreaterThan(0);
   });
 
   it('closes the core on quit before the process exits', async () => {

@@ -117,3 +117,34 @@ describe('bindContract', () => {
     expect(ipc.handlers.size).toBe(CHANNEL_NAMES.length);
   });
 });
+
+describe('the fake ipcMain crosses the process boundary as Electron does', () => {
+  it('a reply that cannot be cloned fails, a class instance loses its prototype, a throw crosses as text', async () => {
+    const ipc = new FakeIpcMain();
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    ipc.handle('fn', () => ({ run: () => 1 }));
+    ipc.handle('instance', () => new Point(2));
+    ipc.handle('throws', () => {
+      throw Object.assign(new Error('boom'), { secret: 'kept in main' });
+    });
+    await expect(ipc.invoke('fn', appEvent())).rejects.toThrow('An object could not be cloned.');
+    const instance = await ipc.invoke('instance', appEvent());
+    expect(instance).toEqual({ x: 2 });
+    expect(instance).not.toBeInstanceOf(Point);
+    const thrown = await ipc.invoke('throws', appEvent()).catch((error: unknown) => error);
+    expect(thrown).toEqual(new Error("Error invoking remote method 'throws': Error: boom"));
+    expect(thrown).not.toHaveProperty('secret');
+  });
+
+  it('every contract reply survives the clone (the binding returns plain Results)', async () => {
+    const ipc = new FakeIpcMain();
+    const recording = recordingHandlers();
+    bindContract(ipc, recording.handlers, { isTrustedSender: () => true });
+    for (const channel of CHANNEL_NAMES) {
+      const reply = await ipc.invoke(INVOKE_CHANNEL_PREFIX + channel, appEvent(), undefined);
+      expect(reply).toHaveProperty('ok');
+    }
+  });
+});

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_IPC_CHANNEL } from '../../../electron/core/ipc/channels';
 import { RendererEventRelay, type EventTargetLike } from '../../../electron/core/ipc/eventRelay';
+import { crossProcess } from './fakes';
 
+/** webContents as Electron documents it: send() structured-clones its arguments; destroyed throws. */
 class FakeContents implements EventTargetLike {
   readonly sent: unknown[][] = [];
   destroyed = false;
   send(channel: string, ...args: unknown[]): void {
     if (this.destroyed) throw new Error('Object has been destroyed');
-    this.sent.push([channel, ...args]);
+    this.sent.push(crossProcess([channel, ...args]));
   }
 }
 

@@ -26,6 +26,15 @@ export function recordingHandlers(): RecordingHandlers {
   return { handlers, calls, set: (channel, impl) => impls.set(channel, impl) };
 }
 
+/** Electron's IPC serialization: structuredClone, with Electron's error for what cannot be cloned. */
+export function crossProcess<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    throw new Error('An object could not be cloned.');
+  }
+}
+
 export class FakeIpcMain implements IpcMainLike {
   readonly handlers = new Map<string, (event: IpcInvokeEventLike, ...args: unknown[]) => unknown>();
 
@@ -40,11 +49,27 @@ export class FakeIpcMain implements IpcMainLike {
     this.handlers.delete(channel);
   }
 
-  /** What ipcRenderer.invoke would resolve to. */
+  /**
+   * What ipcRenderer.invoke would resolve to, crossing the process boundary as Electron's does
+   * (electron.d.ts, ipcRenderer.invoke / ipcMain.handle): the arguments and the reply are
+   * serialized with the Structured Clone Algorithm, so prototype chains are dropped (a class
+   * instance arrives as a plain object) and a Function, Promise or Symbol throws instead of
+   * arriving; a handler's thrown error reaches the caller as its message only.
+   */
   async invoke(channel: string, event: IpcInvokeEventLike, ...args: unknown[]): Promise<unknown> {
     const handler = this.handlers.get(channel);
     if (!handler) throw new Error(`No handler registered for '${channel}'`);
-    return handler(event, ...args);
+    const sent = args.map((arg) => crossProcess(arg));
+    const outcome = await Promise.resolve()
+      .then(() => handler(event, ...sent))
+      .then(
+        (reply: unknown) => ({ reply }),
+        (thrown: unknown) => ({ thrown }),
+      );
+    // Only the text crosses: the renderer never sees the error object (nor its cause).
+    if ('thrown' in outcome)
+      throw new Error(`Error invoking remote method '${channel}': ${String(outcome.thrown)}`);
+    return crossProcess(outcome.reply);
   }
 }
 

@@ -111,7 +111,36 @@ describe('fuses', () => {
       onlyLoadAppFromAsar: true,
       loadBrowserProcessSpecificV8Snapshot: false,
       grantFileProtocolExtraPrivileges: false,
+      resetAdHocDarwinSignature: true,
     });
+  });
+
+  it("re-signs a macOS build ad hoc after the flip, as electron-builder's own fuse step reads it", async () => {
+    // Without it an unsigned build's broken signature stops it on Apple Silicon.
+    const { PlatformPackager } = await import('app-builder-lib');
+    const generate = (
+      PlatformPackager.prototype as unknown as {
+        generateFuseConfig(fuses: unknown): Promise<Record<string, unknown>>;
+      }
+    ).generateFuseConfig;
+    for (const file of ['electron-builder.yml', 'electron-builder.e2e.yml']) {
+      const merged = await getConfig(projectDir, file, null);
+      await expect(generate.call({}, merged.electronFuses)).resolves.toMatchObject({
+        resetAdHocDarwinSignature: true,
+      });
+    }
+    await expect(generate.call({}, { runAsNode: false })).resolves.not.toMatchObject({
+      resetAdHocDarwinSignature: true,
+    });
+  });
+
+  it('keeps signing identities and notarisation credentials out of the configuration', () => {
+    // electron-builder takes them from CSC_LINK / WIN_CSC_LINK / APPLE_API_KEY… at build time.
+    const text = readProjectFile('electron-builder.yml');
+    for (const key of ['identity', 'certificateFile', 'certificatePassword', 'cscLink', 'cscKeyPassword']) {
+      expect(text).not.toMatch(new RegExp(`^\\s*${key}:`, 'm'));
+    }
+    expect(config.mac).not.toHaveProperty('notarize');
   });
 
   describe('the e2e build, as electron-builder merges it', () => {
@@ -212,9 +241,10 @@ describe('what goes into the package', () => {
 
 describe('package.json', () => {
   it('points main at the file scripts/build-node.mjs writes, which the package includes', () => {
-    const outfiles = [...readProjectFile('scripts/build-node.mjs').matchAll(/outfile:\s*'([^']+)'/g)].map(
-      (m) => m[1],
-    );
+    // buildNode() writes each outfile under its outDir, which is dist for the app.
+    const outfiles = [
+      ...readProjectFile('scripts/build-node.mjs').matchAll(/outfile:\s*join\(outDir, '([^']+)'\)/g),
+    ].map((m) => `dist/${m[1]}`);
     expect(outfiles).toContain(packageJson.main);
     expect(packageJson.main).toBe('dist/electron/main.cjs');
     expect(matcher(config.files)(packageJson.main)).toBe(true);

@@ -1,0 +1,2 @@
+/** Types for scripts/build-node.mjs. */
+export function buildNode(outDir?: string): Promise<void>;
