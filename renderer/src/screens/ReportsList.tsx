@@ -361,13 +361,15 @@ export function ReportsList({ profileId }: { profileId: string }) {
                     <td>
                       <PrivacyBadge privacy={report.privacy} />
                     </td>
-                    <td>
-                      {report.project === null || report.project === undefined ? (
+                    {report.project === null || report.project === undefined ? (
+                      <td>
                         <span className="muted">—</span>
-                      ) : (
-                        String(report.project)
-                      )}
-                    </td>
+                      </td>
+                    ) : (
+                      <td className="project-cell" title={String(report.project)}>
+                        {String(report.project)}
+                      </td>
+                    )}
                     <td className="nowrap">
                       <DateText value={report.generated_at} />
                     </td>
