@@ -1,13 +1,18 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toasts } from '../../renderer/src/components/Shell';
 import { ToastProvider, useToasts } from '../../renderer/src/lib/appState';
 
-let show: ReturnType<typeof useToasts>['show'];
+const api: { show?: ReturnType<typeof useToasts>['show'] } = {};
 function Probe() {
-  show = useToasts().show;
+  const { show: showToast } = useToasts();
+  useEffect(() => {
+    api.show = showToast;
+  });
   return null;
 }
+const show: ReturnType<typeof useToasts>['show'] = (text, tone) => api.show!(text, tone);
 
 function renderToasts() {
   render(
