@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ALPHA, startStack, type Stack } from './stack';
+import { ALPHA, screenshotBoth, startStack, type Stack } from './stack';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -144,6 +144,7 @@ test('every dialog: axe clean, described, modal (background inert), focus back t
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet).toBeVisible();
   await expectAccessible('Shortcut sheet');
+  await screenshotBoth(page, 'shortcuts');
   await page.keyboard.press('Escape');
   await expect(sheet).toHaveCount(0);
 
@@ -307,6 +308,11 @@ test('at the 720×480 minimum: a two-row toolbar, several rows visible, toasts c
   try {
     await navTo('Reports');
     await expect(rows()).toHaveCount(10);
+    // Measured without messages: they take their own room under the content while shown.
+    for (let i = 0; i < 5 && (await page.locator('.toast').count()) > 0; i++) {
+      await page.getByRole('button', { name: 'Dismiss message' }).first().click();
+    }
+    await expect(page.locator('.toast')).toHaveCount(0);
     // Fields whose tops are more than half a field apart sit on different rows.
     const tops = await page
       .locator('.toolbar .toolbar-field')
@@ -319,6 +325,9 @@ test('at the 720×480 minimum: a two-row toolbar, several rows visible, toasts c
       wrap!.y + wrap!.height,
     );
     expect(visible).toBeGreaterThanOrEqual(4);
+    // The pager is on screen, not below the fold.
+    const pager = await page.getByRole('button', { name: /Next/ }).boundingBox();
+    expect(pager!.y + pager!.height).toBeLessThanOrEqual(480);
     await expectAccessible('Reports list at 720×480');
 
     // A message never covers the pager's Next.
