@@ -501,7 +501,7 @@ function useRowKeys(
       }
       event.preventDefault();
       if (moving) {
-        const from = onRow ? rows.focus : -1;
+        const from = onRow ? rowElements.indexOf(target as HTMLElement) : -1;
         const delta = action === 'next' ? 1 : action === 'previous' ? -1 : 0;
         let index =
           from < 0 ? Math.max(rows.focus, 0) : Math.min(rowElements.length - 1, Math.max(0, from + delta));
