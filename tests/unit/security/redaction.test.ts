@@ -83,14 +83,12 @@ describe('a careless service that quotes the sent password back', () => {
     },
   );
 
-  it('a 500 page quoting the password is scrubbed in the excerpt', () => {
-    const { error } = failureForStatus(
-      500,
-      new Headers(),
-      '<h1>Error</h1><p>bad password: pw1</p>',
-      { ...context, sentSecrets: ['pw1'] },
-      0,
-    );
+  // A 5xx is quoted by its JSON `message` or its HTML <title> only; both are scrubbed.
+  it.each([
+    ['a JSON reply', JSON.stringify({ message: 'bad password: pw1' })],
+    ['an HTML page', '<html><head><title>bad password: pw1</title></head><body>pw1</body></html>'],
+  ])('a 500 quoting the password in %s is scrubbed', (_shape, body) => {
+    const { error } = failureForStatus(500, new Headers(), body, { ...context, sentSecrets: ['pw1'] }, 0);
     expect(error.message).not.toContain('pw1');
     expect(error.message).toContain('bad password: [redacted]');
   });
