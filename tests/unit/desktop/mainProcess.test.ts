@@ -275,7 +275,7 @@ describe('main process wiring', () => {
     expect(foreign).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
   });
 
-  it('holds the deep link it was started with until the page listens, then navigates', () => {
+  it('holds the deep link it was started with until the page listens, then navigates', async () => {
     expect(pageEvents()).toEqual([]);
     // A subscription message from a foreign frame changes nothing.
     fake.emitIpc(
@@ -286,15 +286,32 @@ describe('main process wiring', () => {
     );
     expect(pageEvents()).toEqual([]);
     fake.emitIpc('reportdesk:subscription', appFrame(), 'app:navigate', true);
-    expect(pageEvents()).toEqual([['reportdesk:event', 'app:navigate', { path: '/reports/77' }]]);
+    // The core opens the link (links:open) asynchronously.
+    await expect.poll(pageEvents).toEqual([['reportdesk:event', 'app:navigate', { path: '/reports/77' }]]);
   });
 
-  it('forwards a second launch deep link and focuses the window; ignores malformed links', () => {
+  it('forwards a second launch deep link and focuses the window; ignores malformed links', async () => {
     fake.emitApp('second-instance', {}, ['/opt/ReportDesk/reportdesk', 'reportdesk://report/not valid!']);
     fake.emitApp('second-instance', {}, ['/opt/ReportDesk/reportdesk', 'reportdesk://report/12']);
-    expect(pageEvents().at(-1)).toEqual(['reportdesk:event', 'app:navigate', { path: '/reports/12' }]);
+    await expect
+      .poll(() => pageEvents().at(-1))
+      .toEqual(['reportdesk:event', 'app:navigate', { path: '/reports/12' }]);
     expect(pageEvents()).toHaveLength(2);
     expect(window().focused).toBe(true);
+  });
+
+  it('a link naming a profile that is not set up opens the list with a notice saying which', async () => {
+    fake.emitApp('second-instance', {}, [
+      '/opt/ReportDesk/reportdesk',
+      'reportdesk://report/12?profile=gone1',
+    ]);
+    await expect
+      .poll(() => pageEvents().at(-1))
+      .toEqual([
+        'reportdesk:event',
+        'app:navigate',
+        { path: '/reports', notice: expect.stringContaining('“gone1”, which is not set up') as unknown },
+      ]);
   });
 
   it('sends menu commands to the page as app:command', () => {
