@@ -24,8 +24,8 @@ test.afterAll(async () => {
 });
 
 const rows = () => page.locator('table.table tbody tr:not(.skeleton-row)');
-const resultCells = () => rows().locator('td:nth-child(3)');
-const urlCells = () => rows().locator('td:nth-child(2)');
+const resultCells = () => rows().locator('td:nth-child(4)');
+const urlCells = () => rows().locator('td:nth-child(3)');
 const showing = () => page.locator('.pagination > span');
 
 async function navTo(name: string) {
@@ -91,7 +91,7 @@ test('list: result, search, project, sort, page size and paging, all kept after 
   expect(project).toBeTruthy();
   await page.getByLabel('Project').fill(project!);
   await expect(async () => {
-    const projects = await rows().locator('td:nth-child(5)').allTextContents();
+    const projects = await rows().locator('td:nth-child(6)').allTextContents();
     expect(projects.length).toBeGreaterThan(0);
     for (const p of projects) expect(p).toBe(project);
   }).toPass();

@@ -494,15 +494,16 @@ describe('commands in-process', () => {
     );
   });
 
-  it('a bad reply is exit 8 with a quoted excerpt', async () => {
+  it('a bad reply is exit 8 quoting the page title, not the page', async () => {
     service.faults.add({
       path: '/api/v1/account',
       status: 200,
-      body: '<html><body>Login page</body></html>',
+      body: '<html><head><title>Login page</title></head><body>Sign in to continue</body></html>',
     });
     const run = await cli(['account']);
     expect(run.code).toBe(8);
-    expect(run.stderr).toContain('"Login page"');
+    expect(run.stderr).toContain('("Login page")');
+    expect(run.stderr).not.toContain('Sign in');
   });
 
   it('--verbose logs each request to stderr, never the key', async () => {

@@ -46,11 +46,6 @@ function plainText(raw: string): string {
   return redact(text);
 }
 
-/** A short sanitised excerpt of a reply body (≤ 120 characters), '' when there is nothing. */
-function excerptOf(body: string): string {
-  return clip(plainText(body.slice(0, 64 * 1024)), EXCERPT_LENGTH);
-}
-
 /** A service-provided sentence (a 422 message, a field message), made safe to show. */
 function serviceText(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -58,9 +53,32 @@ function serviceText(value: unknown): string | undefined {
   return text === '' ? undefined : text;
 }
 
+const TITLE = /<title[^>]*>([\s\S]*?)<\/title\s*>/i;
+
+/**
+ * What a reply says about itself, quoted for a message: a JSON reply's `message` or an HTML
+ * page's <title>, sanitised and short. Never the raw body: a body is markup, data or a stack
+ * trace, and quoting it gives "502 Bad Gateway 502 Bad Gateway nginx" or a wall of JSON.
+ */
+function saidBy(body: string): string | undefined {
+  const head = body.slice(0, 64 * 1024);
+  const json = jsonObject(head);
+  const said = json ? json.message : TITLE.exec(head)?.[1];
+  if (typeof said !== 'string') return undefined;
+  const text = clip(plainText(said), EXCERPT_LENGTH);
+  return text === '' ? undefined : text;
+}
+
+/** ', "what the reply said"' after an HTTP status, or nothing. */
 function quoted(body: string): string {
-  const excerpt = excerptOf(body);
-  return excerpt === '' ? 'an empty reply' : `"${excerpt}"`;
+  const said = saidBy(body);
+  return said === undefined ? '' : `, "${said}"`;
+}
+
+/** ' ("what the reply said")' after a description of the reply, or nothing. */
+function quotedAfter(body: string): string {
+  const said = saidBy(body);
+  return said === undefined ? '' : ` ("${said}")`;
 }
 
 function withOutcome(message: string, context: RequestContext): string {
@@ -183,7 +201,7 @@ export function failureForStatus(
       error: appError(
         'server_error',
         withOutcome(
-          `The Report Service had an internal problem (HTTP ${status}, ${quoted(body)}). Try again in a moment.`,
+          `The Report Service had an internal problem (HTTP ${status}${quoted(body)}). Try again in a moment.`,
           context,
         ),
         { ...extra, retryAfterSeconds },
@@ -192,7 +210,7 @@ export function failureForStatus(
   }
   if (status >= 300 && status <= 399) {
     const location = headers.get('location');
-    const target = location ? ` to "${excerptOf(location)}"` : '';
+    const target = location ? ` to "${clip(plainText(location.slice(0, 2048)), EXCERPT_LENGTH)}"` : '';
     return {
       retryable: false,
       error: appError(
@@ -206,7 +224,7 @@ export function failureForStatus(
     retryable: false,
     error: appError(
       'bad_response',
-      `The Report Service answered with an unexpected status (HTTP ${status}, ${quoted(body)}). Check the base URL, or try again later.`,
+      `The Report Service answered with an unexpected status (HTTP ${status}${quoted(body)}). Check the base URL, or try again later.`,
       extra,
     ),
   };
@@ -216,7 +234,7 @@ export function failureForStatus(
 export function badBody(status: number, problem: string, body: string): AppError {
   return appError(
     'bad_response',
-    `The Report Service answered HTTP ${status} with ${problem} (${quoted(body)}). Check that the base URL points at the Report Service.`,
+    `The Report Service answered HTTP ${status} with ${problem}${quotedAfter(body)}. Check that the base URL points at the Report Service.`,
     { status },
   );
 }
@@ -225,7 +243,7 @@ export function tooLarge(status: number, limitBytes: number, start: string): App
   const megabytes = Math.round((limitBytes / 1_000_000) * 10) / 10;
   return appError(
     'bad_response',
-    `The Report Service sent a reply larger than ${megabytes} MB (HTTP ${status}, ${quoted(start)}). Check the base URL, or ask for fewer reports per page.`,
+    `The Report Service sent a reply larger than ${megabytes} MB (HTTP ${status}${quoted(start)}). Check the base URL, or ask for fewer reports per page.`,
     { status },
   );
 }

@@ -1,5 +1,5 @@
 /** The reports list: search, filters, sort, page size and paging, kept per profile. */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import {
   PER_PAGE_VALUES,
   REPORT_RESULTS,
@@ -18,10 +18,12 @@ import {
   changeListState,
   clearFilters,
   loadListState,
+  listStateToQuery,
   pageWindow,
   saveListState,
   type ListState,
 } from '../lib/listState';
+import { rowKeyAction, useRowSelection, type RowSelection } from '../lib/rowSelection';
 import { useProjects, useReports } from '../lib/queries';
 import { navigate } from '../lib/router';
 
@@ -166,6 +168,10 @@ export function ReportsList({ profileId }: { profileId: string }) {
 
   const page = reports.data;
   const filters = activeFilters(state);
+  const rowIds = (page?.reports ?? []).map((report) => report.id);
+  const selection = useRowSelection(rowIds, JSON.stringify(listStateToQuery(state)));
+  const tableBody = useRef<HTMLTableSectionElement>(null);
+  useRowKeys(selection, tableBody, (id) => navigate(`/reports/${id}`));
 
   function sortByColumn(key: SortBy) {
     if (state.sortBy === key) update({ sort: state.sort === 'asc' ? 'desc' : 'asc' });
@@ -259,6 +265,8 @@ export function ReportsList({ profileId }: { profileId: string }) {
         />
       </div>
 
+      <SelectionBar selection={selection} />
+
       {reports.isFetching && page && <div className="fetch-bar" aria-hidden="true" />}
 
       {reports.isError && !page ? (
@@ -280,6 +288,9 @@ export function ReportsList({ profileId }: { profileId: string }) {
             <table className="table" aria-busy={reports.isPending} aria-label="Reports">
               <thead>
                 <tr>
+                  <th scope="col" className="select-cell">
+                    <PageCheckbox selection={selection} disabled={rowIds.length === 0} />
+                  </th>
                   {COLUMNS.map((col) => {
                     const sorted = col.sortable && state.sortBy === col.key;
                     return (
@@ -307,16 +318,36 @@ export function ReportsList({ profileId }: { profileId: string }) {
                   })}
                 </tr>
               </thead>
-              <tbody>
+              <tbody ref={tableBody}>
                 {reports.isPending && (
-                  <SkeletonRows rows={Math.min(state.perPage, 10)} columns={COLUMNS.length} />
+                  <SkeletonRows rows={Math.min(state.perPage, 10)} columns={COLUMNS.length + 1} />
                 )}
-                {page?.reports.map((report) => (
-                  <tr key={report.id} className="clickable" onClick={() => navigate(`/reports/${report.id}`)}>
+                {page?.reports.map((report, index) => (
+                  <tr
+                    key={report.id}
+                    className={rowClass(selection, report.id, index)}
+                    // One row is in the Tab order (a roving tab stop); the keys move it.
+                    tabIndex={index === Math.max(selection.focus, 0) ? 0 : -1}
+                    data-row-index={index}
+                    onFocus={(e) => e.target === e.currentTarget && selection.setFocus(index)}
+                    onClick={() => navigate(`/reports/${report.id}`)}
+                  >
+                    <td className="select-cell" onClick={(e) => e.stopPropagation()}>
+                      <input
+                        type="checkbox"
+                        checked={selection.isSelected(report.id)}
+                        aria-label={`Select report ${report.id}`}
+                        tabIndex={-1}
+                        onChange={(e) =>
+                          selection.toggle(report.id, (e.nativeEvent as MouseEvent).shiftKey === true)
+                        }
+                      />
+                    </td>
                     <td className="mono">{report.id}</td>
                     <td className="url-cell">
                       <a
                         href={`#/reports/${encodeURIComponent(report.id)}`}
+                        tabIndex={-1}
                         onClick={(e) => e.stopPropagation()}
                       >
                         {report.url}
@@ -386,6 +417,102 @@ export function ReportsList({ profileId }: { profileId: string }) {
       )}
     </section>
   );
+}
+
+function rowClass(selection: RowSelection, id: string, index: number): string {
+  let name = 'clickable';
+  if (selection.focus === index) name += ' row-focus';
+  if (selection.isSelected(id)) name += ' row-selected';
+  return name;
+}
+
+/** The header checkbox: selects or clears every row on this page; mixed when some are selected. */
+function PageCheckbox({ selection, disabled }: { selection: RowSelection; disabled: boolean }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = selection.pageSelection === 'some';
+  }, [selection.pageSelection]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      aria-label="Select all reports on this page"
+      checked={selection.pageSelection === 'all'}
+      disabled={disabled}
+      onChange={() => selection.selectPage(selection.pageSelection !== 'all')}
+    />
+  );
+}
+
+/** How many rows are selected, in a live region that is always there so changes are read once. */
+function SelectionBar({ selection }: { selection: RowSelection }) {
+  const count = selection.selectedIds.length;
+  return (
+    <div className={count > 0 ? 'selection-bar' : 'selection-bar empty'}>
+      <span role="status">{count > 0 ? `${count} selected on this page` : ''}</span>
+      {count > 0 && (
+        <button type="button" className="button small" onClick={selection.clear}>
+          Clear selection
+        </button>
+      )}
+    </div>
+  );
+}
+
+const EDITABLE = 'input, select, textarea, [contenteditable="true"], [contenteditable=""]';
+
+/**
+ * The list's keys. On a row: ↑/↓, j/k, Home/End move the row focus, Enter opens the focused
+ * report, Space (Shift+Space for a range) selects it. Elsewhere on the screen, outside form
+ * fields and dialogs, j/k and ↑/↓ bring the focus into the rows.
+ */
+function useRowKeys(
+  selection: RowSelection,
+  tableBody: RefObject<HTMLTableSectionElement | null>,
+  open: (id: string) => void,
+) {
+  const latest = useRef({ selection, open });
+  useEffect(() => {
+    latest.current = { selection, open };
+  });
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.defaultPrevented) return;
+      const action = rowKeyAction(event);
+      const body = tableBody.current;
+      if (!action || !body) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest('[role="dialog"], [role="alertdialog"], dialog')) return;
+      const rowElements = [...body.querySelectorAll<HTMLElement>('tr[data-row-index]')];
+      if (rowElements.length === 0) return;
+      const { selection: rows, open: openRow } = latest.current;
+      const onRow = target !== null && rowElements.includes(target as HTMLElement);
+      const moving = action !== 'open' && action !== 'toggle' && action !== 'toggle-range';
+      if (!onRow) {
+        // Off the rows only ↑/↓ and j/k, and never while typing or choosing in a field.
+        if (action !== 'next' && action !== 'previous') return;
+        if (target?.closest(EDITABLE) && !body.contains(target)) return;
+        if (!event.key.match(/^[jk]$/) && target?.closest('button, a[href], summary')) return;
+      }
+      event.preventDefault();
+      if (moving) {
+        const from = onRow ? rows.focus : -1;
+        const delta = action === 'next' ? 1 : action === 'previous' ? -1 : 0;
+        let index =
+          from < 0 ? Math.max(rows.focus, 0) : Math.min(rowElements.length - 1, Math.max(0, from + delta));
+        if (action === 'first') index = 0;
+        if (action === 'last') index = rowElements.length - 1;
+        rows.setFocus(index);
+        rowElements[index]?.focus();
+      } else if (rows.focusedId !== null) {
+        if (action === 'open') openRow(rows.focusedId);
+        else rows.toggle(rows.focusedId, action === 'toggle-range');
+      }
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [tableBody]);
 }
 
 interface PaginationProps {
