@@ -214,6 +214,28 @@ test('export offline: from the cache, and it says so', async () => {
   await expect(page.locator('.connectivity')).toHaveText('Online', { timeout: 20_000 });
 });
 
+test('export: Cancel stops a running export and saves nothing', async () => {
+  // Every list page takes a while, so there is time to cancel.
+  stack.service.faults.add({
+    method: 'GET',
+    path: '/api/v1/reports',
+    delayMs: 700,
+    passThrough: true,
+    times: 5,
+  });
+  let downloaded = false;
+  page.on('download', () => (downloaded = true));
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export reports' });
+  await dialog.getByRole('button', { name: 'Export CSV' }).click();
+  await expect(dialog.getByRole('status')).toHaveText(/Starting the export…|Fetched \d+ of 60 reports/);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('The export was cancelled; nothing was saved.')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  expect(downloaded).toBe(false);
+  stack.service.faults.clear();
+});
+
 test('bulk delete: one confirmation naming the count, one injected failure listed, list refreshed', async () => {
   await page.reload();
   await expect(rows()).toHaveCount(10);

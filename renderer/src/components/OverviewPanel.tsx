@@ -172,6 +172,11 @@ export function OverviewPanel({
           </div>
           {data.projects.length > 0 && (
             <ul className="overview-projects" aria-hidden="true">
+              <li className="overview-legend muted">
+                <span>Project</span>
+                <span />
+                <span>good / decent / bad</span>
+              </li>
               {data.projects.map((p) => (
                 <li key={p.project}>
                   <span className="overview-project-name">{projectName(p.project)}</span>
