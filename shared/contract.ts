@@ -105,6 +105,11 @@ export interface ExportResult extends Sourced {
   fileName: string;
   count: number;
   pages: number;
+  /**
+   * How the front end saves it: through `export:save` (the app's save dialog), or as a
+   * download of its own (the preview, whose bridge takes no large bodies).
+   */
+  saveBy: 'dialog' | 'download';
 }
 
 export interface ExportProgress {

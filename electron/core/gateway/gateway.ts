@@ -586,6 +586,7 @@ export class Gateway {
         pages: collected.pages,
         source,
         fetchedAt,
+        saveBy: this.options.saveExport ? 'dialog' : 'download',
       };
     } finally {
       this.exporting = null;

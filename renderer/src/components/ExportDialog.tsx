@@ -22,12 +22,14 @@ const FORMATS: { value: Format; label: string; hint: string }[] = [
 
 /** Saves through the app's dialog, or (the preview) as a browser download. Answers where. */
 async function save(result: ExportResult): Promise<string | null> {
-  const saved = await call('export:save', {
-    fileName: result.fileName,
-    format: result.format,
-    content: result.content,
-  });
-  if (!saved.download) return saved.path;
+  if (result.saveBy === 'dialog') {
+    const saved = await call('export:save', {
+      fileName: result.fileName,
+      format: result.format,
+      content: result.content,
+    });
+    if (!saved.download) return saved.path;
+  }
   const type = result.format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json';
   const url = URL.createObjectURL(new Blob([result.content], { type }));
   const link = document.createElement('a');
