@@ -324,7 +324,8 @@ const _payloadForEveryEvent: [
   ? true
   : never = true;
 void _payloadForEveryEvent;
-export type AppCommand = 'refresh' | 'new-report' | 'focus-search' | 'switch-profile' | 'sync';
+export type AppCommand =
+  'refresh' | 'new-report' | 'focus-search' | 'switch-profile' | 'sync' | 'show-shortcuts';
 
 /** The object the preload (or the preview bridge) exposes as `window.reportDesk`. */
 export interface ReportDeskBridge {

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import type { AppCommand } from '../../shared/contract';
 import { ErrorView } from './components/ErrorView';
 import { PROFILE_SWITCHER_ID, Shell } from './components/Shell';
+import { SHOW_SHORTCUTS_EVENT } from './components/ShortcutSheet';
 import { LoadingPlaceholder } from './components/Skeleton';
 import { SyncProvider, ToastProvider, useSync, useToasts } from './lib/appState';
 import { onEvent } from './lib/bridge';
@@ -77,6 +78,9 @@ function CoreEvents() {
           break;
         case 'sync':
           latest.current.sync.start();
+          break;
+        case 'show-shortcuts':
+          window.dispatchEvent(new Event(SHOW_SHORTCUTS_EVENT));
           break;
       }
     }
@@ -162,7 +166,7 @@ function Screens() {
       </main>
     );
   }
-  return <Shell>{screenFor(route, profiles.data.activeId)}</Shell>;
+  return <Shell screenName={TITLES[route.name]}>{screenFor(route, profiles.data.activeId)}</Shell>;
 }
 
 function screenFor(route: Route, profileId: string | null) {

@@ -71,7 +71,10 @@ describe('App', () => {
     expect(bannerBox.textContent).toContain('Showing reports saved 12 minutes ago.');
     const newReport = screen.getByRole('button', { name: 'New report' }) as HTMLButtonElement;
     expect(newReport.disabled).toBe(true);
-    expect(newReport.title).toMatch(/offline/);
+    // Why it is off is a sentence in the banner, which the button names as its description.
+    const reason = document.getElementById(newReport.getAttribute('aria-describedby')!);
+    expect(reason?.textContent).toBe('Changes are disabled until the Report Service can be reached.');
+    expect(bannerBox.contains(reason)).toBe(true);
 
     fireEvent.click(within(bannerBox).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(bridge.callsTo('connectivity:check')).toHaveLength(1));

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MESSAGES, ERROR_KINDS, appError, type ErrorKind } from '../../shared/errors';
 import { ErrorView, RETRYABLE_KINDS } from '../../renderer/src/components/ErrorView';
@@ -41,7 +41,7 @@ describe('ErrorView shows every error kind', () => {
     expect(screen.getByRole('link', { name: 'Add a profile' }).getAttribute('href')).toBe('#/welcome');
   });
 
-  it('lists the field errors of a validation error and the wait of a rate limit', () => {
+  it('lists the field errors of a validation error', () => {
     render(
       <ErrorView
         error={appError('validation', undefined, {
@@ -50,9 +50,32 @@ describe('ErrorView shows every error kind', () => {
       />,
     );
     expect(screen.getByRole('alert').textContent).toContain('url: The url has already been taken.');
-    cleanup();
-    render(<ErrorView error={appError('rate_limited', undefined, { retryAfterSeconds: 30 })} />);
-    expect(screen.getByRole('alert').textContent).toContain('wait 30 seconds');
+  });
+
+  it('states a rate limit’s wait once, counts it down on Retry, and enables Retry when it is over', () => {
+    vi.useFakeTimers();
+    try {
+      const onRetry = vi.fn();
+      const message =
+        'The Report Service is receiving too many requests and asked to wait 3 seconds (HTTP 429). Try again after that.';
+      render(
+        <ErrorView error={appError('rate_limited', message, { retryAfterSeconds: 3 })} onRetry={onRetry} />,
+      );
+      const alert = screen.getByRole('alert');
+      expect(alert.textContent!.match(/3 seconds/g)).toHaveLength(1);
+      const retry = within(alert).getByRole('button') as HTMLButtonElement;
+      expect(retry.textContent).toBe('Retry in 3 s');
+      expect(retry.disabled).toBe(true);
+      act(() => vi.advanceTimersByTime(1000));
+      expect(retry.textContent).toBe('Retry in 2 s');
+      act(() => vi.advanceTimersByTime(2000));
+      expect(retry.textContent).toBe('Retry');
+      expect(retry.disabled).toBe(false);
+      fireEvent.click(retry);
+      expect(onRetry).toHaveBeenCalledOnce();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('turns anything thrown that is not an AppError into the internal sentence, without its stack', () => {

@@ -59,6 +59,7 @@ const RENDERER_COMMANDS: readonly AppCommand[] = [
   'focus-search',
   'switch-profile',
   'sync',
+  'show-shortcuts',
 ];
 
 export type MenuCommandRoute =
@@ -159,6 +160,7 @@ export function buildMenuDescription(
     label: title('Help'),
     role: 'help',
     items: [
+      command('Keyboard Shortcuts', 'show-shortcuts'),
       command('Open Logs Folder', 'open-logs-folder'),
       // On macOS "About" lives in the app menu.
       ...(mac ? [] : [separator, command(`About ${options.appName}`, 'about')]),

@@ -2,6 +2,7 @@
  * Shows any AppError as its sentence, with the one next step that makes sense for its kind:
  * retry, go to Keys & profiles, add a profile, keep a key for this session only…
  */
+import { useEffect, useState } from 'react';
 import type { AppError, ErrorKind } from '../../../shared/errors';
 import { errorOf } from '../lib/bridge';
 
@@ -28,16 +29,38 @@ interface ErrorViewProps {
   hideProfileLinks?: boolean;
 }
 
+/**
+ * Seconds left of the wait a 429 asked for, counting down once a second; 0 when there is none.
+ * A new error (another 429) starts a new count.
+ */
+function useWaitLeft(appError: AppError): number {
+  const asked = appError.kind === 'rate_limited' ? (appError.retryAfterSeconds ?? 0) : 0;
+  const [count, setCount] = useState({ error: appError.message, asked, left: asked });
+  let current = count;
+  if (count.error !== appError.message || count.asked !== asked) {
+    current = { error: appError.message, asked, left: asked };
+    setCount(current);
+  }
+  const running = current.left > 0;
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setInterval(
+      () => setCount((c) => (c.left > 0 ? { ...c, left: c.left - 1 } : c)),
+      1000,
+    );
+    return () => window.clearInterval(timer);
+  }, [running]);
+  return current.left;
+}
+
 export function ErrorView({ error, title, onRetry, onSessionOnly, hideProfileLinks }: ErrorViewProps) {
   const appError: AppError = errorOf(error);
+  const waitLeft = useWaitLeft(appError);
   const fields = appError.fieldErrors ? Object.entries(appError.fieldErrors) : [];
   return (
     <div className="error-view" role="alert" data-kind={appError.kind}>
       {title && <p className="error-title">{title}</p>}
       <p className="error-message">{appError.message}</p>
-      {appError.kind === 'rate_limited' && appError.retryAfterSeconds !== undefined && (
-        <p className="muted">The service asked to wait {appError.retryAfterSeconds} seconds.</p>
-      )}
       {fields.length > 0 && (appError.kind === 'validation' || appError.kind === 'invalid_input') && (
         <ul className="error-fields">
           {fields.map(([field, messages]) => (
@@ -50,8 +73,9 @@ export function ErrorView({ error, title, onRetry, onSessionOnly, hideProfileLin
       )}
       <div className="error-actions">
         {onRetry && RETRYABLE_KINDS.includes(appError.kind) && (
-          <button type="button" className="button" onClick={onRetry}>
-            Retry
+          // During a 429's wait the button counts down and says so; it turns on when the wait is over.
+          <button type="button" className="button" onClick={onRetry} disabled={waitLeft > 0}>
+            {waitLeft > 0 ? `Retry in ${waitLeft} s` : 'Retry'}
           </button>
         )}
         {appError.kind === 'keychain_unavailable' && onSessionOnly && (

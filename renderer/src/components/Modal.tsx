@@ -1,9 +1,13 @@
 /**
- * A modal dialog: focus moves into it, Tab stays inside, Escape closes it, and focus returns
- * to whatever opened it. Written by hand rather than <dialog> so it behaves the same in
- * Electron, the preview and jsdom.
+ * A modal dialog: rendered at the end of <body> with everything else made inert (out of the
+ * accessibility tree and the Tab order, as a native showModal() would), focus moves into it,
+ * Tab stays inside, Escape closes it, and focus returns to whatever opened it — or, when that
+ * is gone, to the screen's heading. Written by hand rather than <dialog> so it behaves the
+ * same in Electron, the preview and jsdom (which has no showModal()).
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { focusScreenHeading } from '../lib/focus';
 import { ErrorView } from './ErrorView';
 
 const FOCUSABLE =
@@ -15,10 +19,28 @@ interface ModalProps {
   children: ReactNode;
   /** "alertdialog" for confirmations of destructive actions. */
   role?: 'dialog' | 'alertdialog';
+  /** The id of the element that says what the dialog is about (required for an alertdialog). */
+  describedBy?: string;
+  /** A sentence under the title that says what the dialog is for; it becomes its description. */
+  description?: ReactNode;
 }
 
-export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps) {
+/** Makes every other child of <body> inert; returns how to undo it. */
+function inertBackground(host: Element): () => void {
+  const made: Element[] = [];
+  for (const sibling of document.body.children) {
+    if (sibling === host || sibling.hasAttribute('inert') || sibling.hasAttribute('data-live-region'))
+      continue;
+    sibling.setAttribute('inert', '');
+    made.push(sibling);
+  }
+  return () => made.forEach((element) => element.removeAttribute('inert'));
+}
+
+export function Modal({ title, onClose, children, role = 'dialog', describedBy, description }: ModalProps) {
   const titleId = useId();
+  const descriptionId = useId();
+  const host = useRef<HTMLDivElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);
   useEffect(() => {
@@ -27,6 +49,7 @@ export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps)
 
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const restoreBackground = host.current ? inertBackground(host.current) : () => undefined;
     const node = panel.current;
     const first =
       node?.querySelector<HTMLElement>('[data-autofocus]') ?? node?.querySelector<HTMLElement>(FOCUSABLE);
@@ -61,26 +84,39 @@ export function Modal({ title, onClose, children, role = 'dialog' }: ModalProps)
     document.addEventListener('keydown', onKey, true);
     return () => {
       document.removeEventListener('keydown', onKey, true);
-      opener?.focus();
+      restoreBackground();
+      if (opener?.isConnected) opener.focus();
+      else focusScreenHeading();
     };
   }, []);
 
-  return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && closeRef.current()}>
+  return createPortal(
+    <div
+      ref={host}
+      className="modal-backdrop"
+      onMouseDown={(e) => e.target === e.currentTarget && closeRef.current()}
+    >
       <div
         className="modal"
         role={role}
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={describedBy ?? (description ? descriptionId : undefined)}
         ref={panel}
         tabIndex={-1}
       >
         <h2 id={titleId} className="modal-title">
           {title}
         </h2>
+        {description && (
+          <p className="modal-description" id={descriptionId}>
+            {description}
+          </p>
+        )}
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 
@@ -112,9 +148,12 @@ export function ConfirmDialog({
   onCancel,
   hideProfileLinks,
 }: ConfirmProps) {
+  const bodyId = useId();
   return (
-    <Modal title={title} onClose={onCancel} role="alertdialog">
-      <div className="modal-body">{children}</div>
+    <Modal title={title} onClose={onCancel} role="alertdialog" describedBy={bodyId}>
+      <div className="modal-body" id={bodyId}>
+        {children}
+      </div>
       {action.isError && <ErrorView error={action.error} hideProfileLinks={hideProfileLinks} />}
       <div className="modal-actions">
         <button type="button" className="button" onClick={onCancel} data-autofocus>

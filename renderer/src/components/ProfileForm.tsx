@@ -3,11 +3,12 @@
  * saving tests it again in the core and keeps it in the keychain — or, when the keychain is
  * unavailable and the user agrees, in memory for this session only.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { ProfileView } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
 import type { Account } from '../../../shared/model';
 import { API_KEY_REQUIRED, BASE_URL_REQUIRED, PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
+import { useInvalidSubmitFocus } from '../lib/announce';
 import { call, errorOf } from '../lib/bridge';
 import { ErrorView } from './ErrorView';
 import { ApiKeyField, BaseUrlField, ProfileNameField } from './ProfileFields';
@@ -77,6 +78,8 @@ export function ProfileForm({
   const [error, setError] = useState<AppError | null>(null);
   const [busy, setBusy] = useState<'test' | 'save' | null>(null);
   const [tested, setTested] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const showInvalid = useInvalidSubmitFocus();
 
   function resetFeedback() {
     setError(null);
@@ -89,7 +92,7 @@ export function ProfileForm({
     // Only saving needs a name: a connection test is about the URL and the key.
     const problems = localProblems(name, baseUrl, apiKey, kind === 'save');
     setFieldErrors(problems);
-    if (Object.keys(problems).length > 0) return;
+    if (Object.keys(problems).length > 0) return showInvalid(form.current);
     setBusy(kind);
     try {
       await action();
@@ -97,6 +100,7 @@ export function ProfileForm({
       const failure = errorOf(thrown);
       setFieldErrors(fieldErrorsOf(failure));
       setError(failure);
+      showInvalid(form.current);
     } finally {
       setBusy(null);
     }
@@ -122,7 +126,7 @@ export function ProfileForm({
 
   const isHttp = /^\s*http:\/\//i.test(baseUrl);
   return (
-    <form className="form" onSubmit={onSubmit} noValidate aria-label="Add a profile">
+    <form ref={form} className="form" onSubmit={onSubmit} noValidate aria-label="Add a profile">
       <ProfileNameField
         value={name}
         onChange={setName}

@@ -1,12 +1,15 @@
 /** The window's frame: header (profile switcher, connectivity), left nav, banners, toasts. */
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ConnectivityState } from '../../../shared/contract';
 import { call, errorOf } from '../lib/bridge';
 import { useSync, useToasts, useVisibleSource } from '../lib/appState';
 import { ageOf, formatTime } from '../lib/format';
+import { focusScreenHeading, useScreenFocus } from '../lib/focus';
 import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
-import { navigate, useRoute, type Route } from '../lib/router';
+import { navigate, pathOf, useRoute, type Route } from '../lib/router';
+import { SHOW_SHORTCUTS_EVENT, ShortcutSheet } from './ShortcutSheet';
+import { WRITE_BLOCK_REASON_ID } from './WriteActionButton';
 
 export const PROFILE_SWITCHER_ID = 'profile-switcher';
 
@@ -99,7 +102,7 @@ function OfflineBanner() {
         {visible?.source === 'cache'
           ? `Showing reports saved ${ageOf(visible.fetchedAt)} ago.`
           : 'Showing what was saved on this computer.'}{' '}
-        Changes are disabled until the Report Service can be reached.
+        <span id={WRITE_BLOCK_REASON_ID}>Changes are disabled until the Report Service can be reached.</span>
         {data.lastError && <span className="banner-detail"> {data.lastError.message}</span>}
       </div>
       <button type="button" className="button small" onClick={() => void tryAgain()} disabled={checking}>
@@ -148,29 +151,105 @@ function SyncStrip() {
   );
 }
 
-function Toasts() {
-  const { toasts, dismiss } = useToasts();
+/** How long a message stays; the clock stops while the pointer or the focus is on the messages. */
+const TOAST_MS = 6000;
+
+function ToastItem({
+  id,
+  text,
+  paused,
+  onDismiss,
+}: {
+  id: number;
+  text: string;
+  /** Null for an error: it stays until dismissed. */
+  paused: boolean | null;
+  onDismiss: (id: number) => void;
+}) {
+  const remaining = useRef(TOAST_MS);
+  useEffect(() => {
+    if (paused !== false) return;
+    const started = performance.now();
+    const timer = window.setTimeout(() => onDismiss(id), remaining.current);
+    return () => {
+      window.clearTimeout(timer);
+      remaining.current -= performance.now() - started;
+    };
+  }, [paused, id, onDismiss]);
   return (
-    <div className="toasts" aria-live="polite" aria-relevant="additions">
-      {toasts.map((toast) => (
-        <div
-          key={toast.id}
-          className={`toast toast-${toast.tone}`}
-          role={toast.tone === 'error' ? 'alert' : 'status'}
-        >
-          <span>{toast.text}</span>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Dismiss message"
-            onClick={() => dismiss(toast.id)}
-          >
-            ×
-          </button>
-        </div>
-      ))}
+    <div className={paused === null ? 'toast toast-error' : 'toast toast-info'}>
+      <span>{text}</span>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Dismiss message"
+        onClick={() => {
+          onDismiss(id);
+          focusScreenHeading();
+        }}
+      >
+        ×
+      </button>
     </div>
   );
+}
+
+/**
+ * Messages, under the content (never over it). Two live regions that exist from the start:
+ * information is polite, errors are assertive; the messages themselves carry no role, so each
+ * is read once.
+ */
+function Toasts() {
+  const { toasts, dismiss } = useToasts();
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const paused = hovered || focused;
+  const item = (toast: (typeof toasts)[number]) => (
+    <ToastItem
+      key={toast.id}
+      id={toast.id}
+      text={toast.text}
+      paused={toast.tone === 'error' ? null : paused}
+      onDismiss={dismiss}
+    />
+  );
+  return (
+    <div
+      className="toasts"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
+      <div role="status">{toasts.filter((t) => t.tone !== 'error').map(item)}</div>
+      <div role="alert">{toasts.filter((t) => t.tone === 'error').map(item)}</div>
+    </div>
+  );
+}
+
+/** The shortcut sheet: `?` outside text fields, the Help button, or Help in the app menu. */
+function useShortcutSheet(): [boolean, (open: boolean) => void] {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const show = () => setOpen(true);
+    function onKey(event: KeyboardEvent) {
+      if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest('input, select, textarea, [contenteditable]')) return;
+      if (document.querySelector('[aria-modal="true"]')) return;
+      event.preventDefault();
+      setOpen(true);
+    }
+    window.addEventListener(SHOW_SHORTCUTS_EVENT, show);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener(SHOW_SHORTCUTS_EVENT, show);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, []);
+  return [open, setOpen];
 }
 
 const NAV: { path: string; label: string; match: Route['name'][] }[] = [
@@ -181,8 +260,10 @@ const NAV: { path: string; label: string; match: Route['name'][] }[] = [
   { path: '/settings', label: 'Settings', match: ['settings'] },
 ];
 
-export function Shell({ children }: { children: ReactNode }) {
+export function Shell({ children, screenName }: { children: ReactNode; screenName: string }) {
   const route = useRoute();
+  useScreenFocus(pathOf(route), screenName);
+  const [shortcutsOpen, setShortcutsOpen] = useShortcutSheet();
   return (
     <div className="app">
       {/* A button, not href="#main": the hash belongs to the router. */}
@@ -194,6 +275,14 @@ export function Shell({ children }: { children: ReactNode }) {
         <div className="header-right">
           <ConnectivityIndicator />
           <ProfileSwitcher />
+          <button
+            type="button"
+            className="header-button"
+            aria-haspopup="dialog"
+            onClick={() => setShortcutsOpen(true)}
+          >
+            Help: shortcuts <kbd>?</kbd>
+          </button>
         </div>
       </header>
       <div className="app-body">
@@ -224,6 +313,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
       </div>
       <Toasts />
+      {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}
     </div>
   );
 }

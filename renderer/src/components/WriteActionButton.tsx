@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { useWriteBlockReason } from '../lib/appState';
 
+/** The id of the visible sentence that says why writes are off (in the offline banner). */
+export const WRITE_BLOCK_REASON_ID = 'write-block-reason';
+
 interface WriteActionButtonProps {
   className: string;
   children: ReactNode;
@@ -14,7 +17,8 @@ interface WriteActionButtonProps {
 
 /**
  * A button for an action that needs the service to accept writes (a change, a full download).
- * While writes are blocked (offline) it is off and its tooltip says why.
+ * While writes are blocked (offline) it is off, and it points at the banner's visible sentence
+ * that says why: a tooltip on a disabled button reaches neither the keyboard nor a screen reader.
  */
 export function WriteActionButton({
   className,
@@ -25,12 +29,14 @@ export function WriteActionButton({
   title,
 }: WriteActionButtonProps) {
   const blockReason = useWriteBlockReason();
+  const blocked = blockReason !== null;
   return (
     <button
       type={type}
       className={className}
-      disabled={busy || blockReason !== null}
-      title={blockReason ?? title}
+      disabled={busy || blocked}
+      title={blocked ? undefined : title}
+      aria-describedby={blocked ? WRITE_BLOCK_REASON_ID : undefined}
       onClick={onClick}
     >
       {children}

@@ -16,6 +16,7 @@ import {
 } from 'react';
 import type { Sourced, SyncProgress, SyncSummary } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
+import { Announcer } from './announce';
 import { call, errorOf, onEvent } from './bridge';
 import { invalidateReportLists, queryKeys, useActiveProfileId, useConnectivity } from './queries';
 
@@ -39,16 +40,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
-  const show = useCallback(
-    (text: string, tone: Toast['tone'] = 'info') => {
-      const id = nextId.current++;
-      setToasts((all) => [...all.slice(-3), { id, text, tone }]);
-      window.setTimeout(() => dismiss(id), tone === 'error' ? 8000 : 4000);
-    },
-    [dismiss],
-  );
+  const show = useCallback((text: string, tone: Toast['tone'] = 'info') => {
+    const id = nextId.current++;
+    // The shell times information out (pausing on hover and focus); errors stay until dismissed.
+    setToasts((all) => [...all.slice(-3), { id, text, tone }]);
+  }, []);
   const api = useMemo(() => ({ toasts, show, dismiss }), [toasts, show, dismiss]);
-  return <ToastContext.Provider value={api}>{children}</ToastContext.Provider>;
+  return (
+    <ToastContext.Provider value={api}>
+      {children}
+      <Announcer />
+    </ToastContext.Provider>
+  );
 }
 
 export function useToasts(): ToastApi {

@@ -141,7 +141,11 @@ export function ProfilesScreen() {
       </ul>
 
       {dialog?.kind === 'add' && (
-        <Modal title="Add a profile" onClose={() => setDialog(null)}>
+        <Modal
+          title="Add a profile"
+          onClose={() => setDialog(null)}
+          description="A profile is a Report Service address and an API key for it."
+        >
           <ProfileForm
             submitLabel="Add profile"
             onCancel={() => setDialog(null)}
@@ -202,7 +206,11 @@ function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
   }
 
   return (
-    <Modal title={`Rename ${profile.name}`} onClose={onDone}>
+    <Modal
+      title={`Rename ${profile.name}`}
+      onClose={onDone}
+      description="Change the name ReportDesk shows, or the address of the Report Service."
+    >
       <form className="form" onSubmit={onSubmit} noValidate>
         <ProfileNameField
           value={name}
@@ -255,7 +263,11 @@ function ReplaceKeyDialog({ profile, onDone }: ProfileDialogProps) {
   }
 
   return (
-    <Modal title={`Replace the key of ${profile.name}`} onClose={onDone}>
+    <Modal
+      title={`Replace the key of ${profile.name}`}
+      onClose={onDone}
+      description={`The new key is tested against ${profile.baseUrl} before it is saved. The old key stays if the test fails.`}
+    >
       <form
         className="form"
         onSubmit={(e) => {
@@ -264,10 +276,6 @@ function ReplaceKeyDialog({ profile, onDone }: ProfileDialogProps) {
         }}
         noValidate
       >
-        <p className="muted">
-          The new key is tested against {profile.baseUrl} before it is saved. The old key stays if the test
-          fails.
-        </p>
         <ApiKeyField
           label="New API key"
           value={apiKey}

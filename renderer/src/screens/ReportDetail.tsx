@@ -74,7 +74,13 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
 
   async function openInBrowser() {
     try {
-      await call('shell:openExternal', { url: report.url });
+      const { opened } = await call('shell:openExternal', { url: report.url });
+      // The browser preview has no way to start the user's browser: say so instead of nothing.
+      toasts.show(
+        opened
+          ? 'The report’s URL was opened in your browser.'
+          : 'This window cannot open your browser. Use Copy URL and paste it into your browser.',
+      );
     } catch (thrown) {
       toasts.show(errorOf(thrown).message, 'error');
     }

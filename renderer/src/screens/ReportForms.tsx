@@ -1,6 +1,6 @@
 /** Create a report, and change a report's privacy: forms with inline, per-field errors. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type ComponentProps, type FormEvent } from 'react';
+import { useId, useRef, useState, type ComponentProps, type FormEvent } from 'react';
 import type { AppError } from '../../../shared/errors';
 import {
   PRIVACY_LABELS,
@@ -15,6 +15,7 @@ import { ErrorView } from '../components/ErrorView';
 import { TextField } from '../components/FormField';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { ReportFallback } from '../components/ReportFallback';
+import { useInvalidSubmitFocus } from '../lib/announce';
 import { useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { applyReportSaved, useReport } from '../lib/queries';
@@ -63,18 +64,74 @@ function PrivacyChoice({
   onChange: (v: PrivacyValue) => void;
   errors?: string[];
 }) {
+  const errorId = useId();
+  const invalid = !!errors && errors.length > 0;
   return (
-    <fieldset className="form-field privacy-choice">
+    <fieldset className="form-field privacy-choice" aria-describedby={invalid ? errorId : undefined}>
       <legend>Privacy</legend>
       {PRIVACY_VALUES.map((v) => (
         <label key={v} className="radio">
-          <input type="radio" name="privacy" value={v} checked={value === v} onChange={() => onChange(v)} />
+          <input
+            type="radio"
+            name="privacy"
+            value={v}
+            checked={value === v}
+            onChange={() => onChange(v)}
+            // Each radio button carries the group's error, so it is read wherever the focus lands.
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? errorId : undefined}
+          />
           <span>
             <strong>{PRIVACY_LABELS[v]}</strong> <span className="muted">— {PRIVACY_HINTS[v]}</span>
           </span>
         </label>
       ))}
-      {errors && errors.length > 0 && <p className="field-error">{errors.join(' ')}</p>}
+      {invalid && (
+        <p className="field-error" id={errorId}>
+          {errors.join(' ')}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function ResultsChoice({
+  value,
+  onChange,
+  errors,
+}: {
+  value: 0 | 1;
+  onChange: (v: 0 | 1) => void;
+  errors?: string[];
+}) {
+  const hintId = useId();
+  const errorId = useId();
+  const invalid = !!errors && errors.length > 0;
+  const describedBy = invalid ? `${hintId} ${errorId}` : hintId;
+  return (
+    <fieldset className="form-field" aria-describedby={describedBy}>
+      <legend>Results visible</legend>
+      {([1, 0] as const).map((v) => (
+        <label key={v} className="radio">
+          <input
+            type="radio"
+            name="results"
+            checked={value === v}
+            onChange={() => onChange(v)}
+            aria-invalid={invalid || undefined}
+            aria-describedby={describedBy}
+          />{' '}
+          {v === 1 ? 'Yes' : 'No'}
+        </label>
+      ))}
+      <p className="field-hint" id={hintId}>
+        Sent as the update’s “results” flag — the service decides what this changes.
+      </p>
+      {invalid && (
+        <p className="field-error" id={errorId}>
+          {errors.join(' ')}
+        </p>
+      )}
     </fieldset>
   );
 }
@@ -126,17 +183,25 @@ function ReportFormFooter({
 function useReportSubmit(send: () => Promise<Report>, onSaved: (report: Report) => void) {
   const [submitted, setSubmitted] = useState(false);
   const [serviceError, setServiceError] = useState<AppError | null>(null);
+  const form = useRef<HTMLFormElement | null>(null);
+  const showInvalid = useInvalidSubmitFocus();
   const saving = useMutation({
     mutationFn: send,
     onSuccess: onSaved,
-    onError: (thrown) => setServiceError(errorOf(thrown)),
+    onError: (thrown) => {
+      setServiceError(errorOf(thrown));
+      // The service named fields: take the user to the first of them.
+      showInvalid(form.current);
+    },
   });
 
-  function submit(event: FormEvent, canSend: boolean) {
+  function submit(event: FormEvent<HTMLFormElement>, canSend: boolean) {
     event.preventDefault();
+    form.current = event.currentTarget;
     setSubmitted(true);
     setServiceError(null);
     if (canSend) saving.mutate();
+    else showInvalid(event.currentTarget);
   }
 
   return { saving, submitted, serviceError, setServiceError, submit };
@@ -167,7 +232,7 @@ export function CreateReport({ profileId }: { profileId: string }) {
   const pwProblem = submitted ? reportPasswordProblem(privacy, password) : null;
   const { byField, general } = splitError(serviceError, ['url', 'privacy', 'password']);
 
-  const onSubmit = (event: FormEvent) =>
+  const onSubmit = (event: FormEvent<HTMLFormElement>) =>
     submit(event, !writeBlock && !reportUrlProblem(url) && !reportPasswordProblem(privacy, password));
 
   function clearServiceField(field: string) {
@@ -191,7 +256,6 @@ export function CreateReport({ profileId }: { profileId: string }) {
           value={url}
           placeholder="https://example.com/page"
           spellCheck={false}
-          autoFocus
           onChange={(value) => {
             setUrl(value);
             setUrlTouched(true);
@@ -274,7 +338,7 @@ export function PrivacyForm({ profileId, report }: { profileId: string; report: 
   const pwProblem = submitted ? reportPasswordProblem(privacy, password) : null;
   const { byField, general } = splitError(serviceError, ['privacy', 'password', 'results']);
 
-  const onSubmit = (event: FormEvent) =>
+  const onSubmit = (event: FormEvent<HTMLFormElement>) =>
     submit(event, !writeBlock && !reportPasswordProblem(privacy, password));
 
   return (
@@ -293,19 +357,7 @@ export function PrivacyForm({ profileId, report }: { profileId: string; report: 
             onChange={setPassword}
           />
         )}
-        <fieldset className="form-field">
-          <legend>Results visible</legend>
-          <label className="radio">
-            <input type="radio" name="results" checked={results === 1} onChange={() => setResults(1)} /> Yes
-          </label>
-          <label className="radio">
-            <input type="radio" name="results" checked={results === 0} onChange={() => setResults(0)} /> No
-          </label>
-          <p className="field-hint">
-            Sent as the update’s “results” flag — the service decides what this changes.
-          </p>
-          {byField.results && <p className="field-error">{byField.results.join(' ')}</p>}
-        </fieldset>
+        <ResultsChoice value={results} onChange={setResults} errors={byField.results} />
         <ReportFormFooter
           action={saving}
           unexplainedError={general}

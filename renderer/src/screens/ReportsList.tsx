@@ -365,10 +365,12 @@ export function ReportsList({ profileId }: { profileId: string }) {
                         }
                       />
                     </td>
-                    <td className="mono">{report.id}</td>
+                    <td className="id-cell">{report.id}</td>
                     <td className="url-cell">
                       <a
                         href={`#/reports/${encodeURIComponent(report.id)}`}
+                        // The cell cuts a long URL short; the tooltip shows all of it.
+                        title={report.url}
                         tabIndex={-1}
                         onClick={(e) => e.stopPropagation()}
                       >
@@ -388,7 +390,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
                         String(report.project)
                       )}
                     </td>
-                    <td>
+                    <td className="nowrap">
                       <DateText value={report.generated_at} />
                     </td>
                   </tr>

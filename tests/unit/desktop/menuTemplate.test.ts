@@ -37,6 +37,7 @@ describe('buildMenuDescription', () => {
       expect(menu.map((s) => s.label)).toEqual(['&File', '&Edit', '&View', '&Window', '&Help']);
       expect(roles(section(menu, 'File').items)).toEqual(['quit']);
       expect(commands(section(menu, 'Help').items).map((c) => c.command)).toEqual([
+        'show-shortcuts',
         'open-logs-folder',
         'about',
       ]);
@@ -105,6 +106,7 @@ describe('routeMenuCommand', () => {
   it('sends renderer commands to the page as app:command and keeps the rest in main', () => {
     expect(routeMenuCommand('refresh')).toEqual({ target: 'renderer', command: 'refresh' });
     expect(routeMenuCommand('sync')).toEqual({ target: 'renderer', command: 'sync' });
+    expect(routeMenuCommand('show-shortcuts')).toEqual({ target: 'renderer', command: 'show-shortcuts' });
     expect(routeMenuCommand('open-logs-folder')).toEqual({ target: 'main', command: 'open-logs-folder' });
     expect(routeMenuCommand('about')).toEqual({ target: 'main', command: 'about' });
   });
