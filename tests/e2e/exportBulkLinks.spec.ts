@@ -247,6 +247,7 @@ test('bulk delete: one confirmation naming the count, one injected failure liste
     .locator('input[type=checkbox]')
     .click({ modifiers: ['Shift'] });
   await expect(page.getByText('3 selected on this page')).toBeVisible();
+  await expectNoAxeViolations('.bulk-actions');
 
   stack.service.faults.add({
     method: 'DELETE',
@@ -266,6 +267,11 @@ test('bulk delete: one confirmation naming the count, one injected failure liste
   await expectNoAxeViolations('.modal');
   await screenshotBoth(page, 'bulk');
   await dialog.getByRole('button', { name: 'Close' }).click();
+  // What failed stays selected, ready to try again.
+  await expect(page.getByText('1 selected on this page')).toBeVisible();
+  await expect(rows().filter({ has: page.locator('input[type=checkbox]:checked') })).toHaveText([
+    new RegExp(`^${ids[1]}`),
+  ]);
 
   const deletes = stack.service.requests.slice(before).filter((r) => r.method === 'DELETE');
   // Each once, never retried, the failed one included.
@@ -276,6 +282,7 @@ test('bulk delete: one confirmation naming the count, one injected failure liste
   expect(left).not.toContain(ids[2]);
   await expect(rows().locator('td:nth-child(2)')).not.toContainText([ids[0]]);
   await expect(page.locator('.pagination > span')).toHaveText('Showing 1–10 of 58');
+  await page.getByRole('button', { name: 'Clear selection' }).click();
 });
 
 test('bulk privacy by keyboard: Space selects, the change reaches the service', async () => {

@@ -5,7 +5,7 @@
  * refreshed once at the end. Off while offline, and the reason is on screen as text.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   PRIVACY_LABELS,
   PRIVACY_VALUES,
@@ -65,6 +65,8 @@ export async function runBulk(
   return outcome;
 }
 
+const notDone = (outcome: BulkOutcome) => [...outcome.failed.map((f) => f.id), ...outcome.skipped];
+
 const plural = (n: number) => `${n} report${n === 1 ? '' : 's'}`;
 
 export function BulkActions({
@@ -74,18 +76,23 @@ export function BulkActions({
 }: {
   profileId: string;
   selectedIds: string[];
-  /** The selection is spent: clear it. */
-  onFinished: () => void;
+  /** The run is over: the selection becomes the reports that failed (to try again), or nothing. */
+  onFinished: (failedIds: string[]) => void;
 }) {
   const blockReason = useWriteBlockReason();
+  const reasonId = useId();
   const [kind, setKind] = useState<BulkKind | null>(null);
   if (selectedIds.length === 0) return null;
+  // A disabled button's tooltip reaches neither the keyboard nor a screen reader: the reason
+  // is on screen beside the buttons, and they point at it.
+  const describedBy = blockReason !== null ? reasonId : undefined;
   return (
     <div className="bulk-actions" role="group" aria-label="Bulk actions on the selected reports">
       <button
         type="button"
         className="button small"
         disabled={blockReason !== null}
+        aria-describedby={describedBy}
         onClick={() => setKind('privacy')}
       >
         Change privacy…
@@ -94,19 +101,24 @@ export function BulkActions({
         type="button"
         className="button small danger"
         disabled={blockReason !== null}
+        aria-describedby={describedBy}
         onClick={() => setKind('delete')}
       >
         Delete selected…
       </button>
-      {blockReason && <span className="muted bulk-block">{blockReason}</span>}
+      {blockReason && (
+        <span id={reasonId} className="muted bulk-block">
+          {blockReason}
+        </span>
+      )}
       {kind && (
         <BulkDialog
           kind={kind}
           profileId={profileId}
           ids={selectedIds}
-          onClose={(ran) => {
+          onClose={(failedIds) => {
             setKind(null);
-            if (ran) onFinished();
+            if (failedIds !== null) onFinished(failedIds);
           }}
         />
       )}
@@ -123,7 +135,8 @@ function BulkDialog({
   kind: BulkKind;
   profileId: string;
   ids: string[];
-  onClose: (ran: boolean) => void;
+  /** null when nothing was sent; else the ids that failed or were not sent. */
+  onClose: (failedIds: string[] | null) => void;
 }) {
   const client = useQueryClient();
   const toasts = useToasts();
@@ -135,6 +148,7 @@ function BulkDialog({
   const [finished, setFinished] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
   const running = finished !== null && outcome === null;
+  const bodyId = useId();
   const closeButton = useRef<HTMLButtonElement>(null);
   // The result replaces the buttons the focus was on: give it to Close.
   useEffect(() => {
@@ -174,7 +188,7 @@ function BulkDialog({
           ? `${plural(result.done.length)} deleted.`
           : `${plural(result.done.length)} made ${PRIVACY_LABELS[privacy].toLowerCase()}.`,
       );
-      onClose(true);
+      onClose([]);
       return;
     }
     setOutcome(result);
@@ -186,10 +200,11 @@ function BulkDialog({
   return (
     <Modal
       title={title}
-      onClose={() => !running && onClose(outcome !== null)}
+      onClose={() => !running && onClose(outcome === null ? null : notDone(outcome))}
       role={kind === 'delete' ? 'alertdialog' : 'dialog'}
+      describedBy={bodyId}
     >
-      <div className="modal-body">
+      <div className="modal-body" id={bodyId}>
         {outcome === null ? (
           <>
             {kind === 'delete' ? (
@@ -269,7 +284,7 @@ function BulkDialog({
             <button
               type="button"
               className="button"
-              onClick={() => onClose(false)}
+              onClick={() => onClose(null)}
               disabled={running}
               data-autofocus={kind === 'delete' ? true : undefined}
             >
@@ -285,7 +300,12 @@ function BulkDialog({
             </button>
           </>
         ) : (
-          <button type="button" className="button primary" onClick={() => onClose(true)} ref={closeButton}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => onClose(notDone(outcome))}
+            ref={closeButton}
+          >
             Close
           </button>
         )}

@@ -116,12 +116,14 @@ export function ExportDialog({
   }
 
   return (
-    <Modal title="Export reports" onClose={cancel}>
+    <Modal
+      title="Export reports"
+      onClose={cancel}
+      description={`Every report that matches the current search and filters${
+        total !== null ? ` (${total})` : ''
+      } is exported, from every page — not only the one on screen.`}
+    >
       <div className="modal-body">
-        <p>
-          Every report that matches the current search and filters
-          {total !== null ? ` (${total})` : ''} is exported, from every page — not only the one on screen.
-        </p>
         {offline && (
           <p className="notice" role="note">
             The Report Service cannot be reached: the export comes from the offline copy, which may be

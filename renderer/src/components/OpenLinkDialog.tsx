@@ -27,7 +27,11 @@ export function OpenLinkDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Modal title="Open a ReportDesk link" onClose={onClose}>
+    <Modal
+      title="Open a ReportDesk link"
+      onClose={onClose}
+      description="ReportDesk switches to the link’s profile and opens the report."
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -283,7 +283,15 @@ export function ReportsList({ profileId }: { profileId: string }) {
       />
 
       <SelectionBar selection={selection} />
-      <BulkActions profileId={profileId} selectedIds={selection.selectedIds} onFinished={selection.clear} />
+      <BulkActions
+        profileId={profileId}
+        selectedIds={selection.selectedIds}
+        onFinished={(failedIds) => {
+          // What failed stays selected, ready to try again.
+          selection.clear();
+          failedIds.forEach((id) => selection.toggle(id));
+        }}
+      />
       {dialog === 'export' && (
         <ExportDialog query={query} total={page?.total ?? null} onClose={() => setDialog(null)} />
       )}
