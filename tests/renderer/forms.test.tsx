@@ -33,6 +33,56 @@ describe('Create report', () => {
     expect(url.getAttribute('aria-invalid')).toBeNull();
   });
 
+  it('an invalid submit focuses the first invalid field and says how many need attention', async () => {
+    const bridge = installFakeBridge({ 'connectivity:status': () => ONLINE });
+    renderWithApp(<CreateReport profileId="p1" />);
+    const announcer = () => document.querySelector('[data-live-region]')!.textContent;
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Create report' }) as HTMLButtonElement).disabled).toBe(
+        false,
+      ),
+    );
+    fireEvent.click(screen.getByLabelText(/^Password/));
+    fireEvent.click(screen.getByRole('button', { name: 'Create report' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('URL to analyse'));
+    expect(announcer()).toMatch(/^2 fields need attention\./);
+    typeInto('URL to analyse', 'https://shop.example.com/');
+    fireEvent.click(screen.getByRole('button', { name: 'Create report' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Report password'));
+    expect(announcer()).toMatch(/^1 field needs attention\./);
+    // The password error is tied to its field for screen readers.
+    const password = screen.getByLabelText('Report password');
+    const described = password.getAttribute('aria-describedby')!.split(' ');
+    expect(described.map((id) => document.getElementById(id)?.textContent).join(' ')).toContain(
+      PASSWORD_REQUIRED,
+    );
+    expect(bridge.callsTo('reports:create')).toHaveLength(0);
+  });
+
+  it('ties a radio group’s error from the service to every radio button', async () => {
+    installFakeBridge({
+      'connectivity:status': () => ONLINE,
+      'reports:create': () =>
+        failWith({ kind: 'validation', fieldErrors: { privacy: ['The selected privacy is invalid.'] } }),
+    });
+    renderWithApp(<CreateReport profileId="p1" />);
+    typeInto('URL to analyse', 'https://shop.example.com/');
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Create report' }) as HTMLButtonElement).disabled).toBe(
+        false,
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Create report' }));
+    await screen.findByText('The selected privacy is invalid.');
+    for (const radio of screen.getAllByRole('radio')) {
+      expect(radio.getAttribute('aria-invalid')).toBe('true');
+      expect(document.getElementById(radio.getAttribute('aria-describedby')!)?.textContent).toBe(
+        'The selected privacy is invalid.',
+      );
+    }
+    await waitFor(() => expect(document.activeElement).toBe(screen.getAllByRole('radio')[0]));
+  });
+
   it('shows a password field for Password and requires it there', async () => {
     const bridge = installFakeBridge({
       'connectivity:status': () => ONLINE,

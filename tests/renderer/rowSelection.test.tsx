@@ -148,7 +148,9 @@ describe('Reports list row focus and selection', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'j' });
     fireEvent.keyDown(document.activeElement!, { key: ' ', shiftKey: true });
     expect(['1', '2', '3', '4'].map((id) => checkbox(id).checked)).toEqual([true, true, true, false]);
-    expect(screen.getByRole('status', { name: '' }).textContent).toBe('3 selected on this page');
+    expect(document.querySelector('.selection-bar [role="status"]')!.textContent).toBe(
+      '3 selected on this page',
+    );
     fireEvent.keyDown(document.activeElement!, { key: ' ' });
     expect(checkbox('3').checked).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Clear selection' }));

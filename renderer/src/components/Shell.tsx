@@ -199,7 +199,7 @@ function ToastItem({
  * information is polite, errors are assertive; the messages themselves carry no role, so each
  * is read once.
  */
-function Toasts() {
+export function Toasts() {
   const { toasts, dismiss } = useToasts();
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);

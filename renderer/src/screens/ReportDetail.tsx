@@ -146,7 +146,7 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
           <FieldRow label="URL" valueClassName="field-text">
             {report.url}
           </FieldRow>
-          <FieldRow label="ID" valueClassName="mono">
+          <FieldRow label="ID" valueClassName="id-cell">
             {report.id}
           </FieldRow>
         </dl>

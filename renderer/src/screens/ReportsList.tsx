@@ -391,13 +391,15 @@ export function ReportsList({ profileId }: { profileId: string }) {
                     <td>
                       <PrivacyBadge privacy={report.privacy} />
                     </td>
-                    <td>
-                      {report.project === null || report.project === undefined ? (
+                    {report.project === null || report.project === undefined ? (
+                      <td>
                         <span className="muted">—</span>
-                      ) : (
-                        String(report.project)
-                      )}
-                    </td>
+                      </td>
+                    ) : (
+                      <td className="project-cell" title={String(report.project)}>
+                        {String(report.project)}
+                      </td>
+                    )}
                     <td className="nowrap">
                       <DateText value={report.generated_at} />
                     </td>
@@ -529,7 +531,7 @@ function useRowKeys(
       }
       event.preventDefault();
       if (moving) {
-        const from = onRow ? rows.focus : -1;
+        const from = onRow ? rowElements.indexOf(target as HTMLElement) : -1;
         const delta = action === 'next' ? 1 : action === 'previous' ? -1 : 0;
         let index =
           from < 0 ? Math.max(rows.focus, 0) : Math.min(rowElements.length - 1, Math.max(0, from + delta));
