@@ -408,8 +408,9 @@ export function ReportsList({ profileId }: { profileId: string }) {
               </tbody>
             </table>
             {reports.isPending && <LoadingStatus label="Loading reports…" />}
+            {/* No live region here: the pager's "No reports on this page" already says it once. */}
             {page && page.reports.length === 0 && (
-              <div className="empty-state" role="status">
+              <div className="empty-state">
                 {filters.length > 0 ? (
                   <>
                     <p>
