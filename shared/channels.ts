@@ -18,21 +18,27 @@ export const CHANNEL_NAMES = [
   'reports:create',
   'reports:update',
   'reports:delete',
+  'reports:export',
+  'reports:cancelExport',
+  'export:save',
   'account:get',
   'cache:status',
   'cache:sync',
   'cache:cancelSync',
   'cache:clear',
   'cache:projects',
+  'cache:overview',
   'connectivity:status',
   'connectivity:check',
   'shell:openExternal',
+  'links:open',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 
 export const EVENT_NAMES = [
   'connectivity:changed',
   'sync:progress',
+  'export:progress',
   'profiles:changed',
   'app:navigate',
   'app:command',

@@ -108,6 +108,59 @@ export interface SyncProgress {
   phase: 'fetching' | 'pruning' | 'done' | 'failed' | 'cancelled';
 }
 
+/** An export of every page of a list query, ready to save. */
+export interface ExportResult extends Sourced {
+  format: 'csv' | 'json';
+  /** The file's text (UTF-8 when written). */
+  content: string;
+  /** A suggested file name, e.g. "reports-2026-11-23T1205.csv". */
+  fileName: string;
+  count: number;
+  pages: number;
+  /**
+   * How the front end saves it: through `export:save` (the app's save dialog), or as a
+   * download of its own (the preview, whose bridge takes no large bodies).
+   */
+  saveBy: 'dialog' | 'download';
+}
+
+export interface ExportProgress {
+  page: number;
+  lastPage: number | null;
+  fetched: number;
+  total: number | null;
+}
+
+/** Where the save went: a path the user chose, nowhere (cancelled), or back to the front end. */
+export interface ExportSaveResult {
+  saved: boolean;
+  path: string | null;
+  /** True where the core cannot show a save dialog (the preview): the front end downloads it. */
+  download: boolean;
+}
+
+/** Counts per result from the offline cache (after a full sync) for the list's filters. */
+export interface ResultCounts {
+  good: number;
+  decent: number;
+  bad: number;
+  /** Reports without a (known) result. */
+  other: number;
+}
+
+export interface CacheOverview {
+  counts: ResultCounts;
+  /** Per project, by name; "" for reports without a project. */
+  projects: ({ project: string } & ResultCounts)[];
+  lastFullSyncAt: string;
+}
+
+/** Where a reportdesk:// link leads, after switching to its profile. */
+export interface OpenedLink {
+  path: string;
+  profileId: string | null;
+}
+
 // ---- Inputs -------------------------------------------------------------------------------
 
 const profileId = z
@@ -174,6 +227,26 @@ export const SetKeyInputSchema = z
 
 const none = z.undefined().or(z.object({}).strict()).optional();
 
+const EXPORT_FORMAT = z.enum(['csv', 'json']);
+/** The list's filters and order; the exporter follows every page itself. */
+export const ExportInputSchema = z
+  .object({ query: ListQuerySchema.omit({ page: true, per_page: true }), format: EXPORT_FORMAT })
+  .strict();
+/** 256 MB: far above 100,000 reports, low enough to refuse nonsense. */
+const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
+export const ExportSaveInputSchema = z
+  .object({
+    fileName: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((name) => !/[/\\:*?"<>|]/.test(name) && [...name].every((c) => c >= ' '), 'Not a file name.'),
+    format: EXPORT_FORMAT,
+    content: z.string().max(MAX_EXPORT_CHARS, 'The export is too large to save.'),
+  })
+  .strict();
+export const OverviewInputSchema = ListQuerySchema.pick({ search: true, project: true, result: true });
+
 // ---- Channels -----------------------------------------------------------------------------
 
 /** Declares a channel: its input schema and (as a phantom) its output type. */
@@ -212,6 +285,11 @@ export const CHANNELS = {
   'reports:delete': channel<z.ZodObject<{ id: typeof ReportIdSchema }>, { deleted: string }>(
     z.object({ id: ReportIdSchema }).strict(),
   ),
+  /** Every page of a query as CSV or JSON (offline: from the cache); progress as `export:progress`. */
+  'reports:export': channel<typeof ExportInputSchema, ExportResult>(ExportInputSchema),
+  'reports:cancelExport': channel<typeof none, { cancelled: boolean }>(none),
+  /** Saves an export through the app's save dialog; the preview answers `download: true`. */
+  'export:save': channel<typeof ExportSaveInputSchema, ExportSaveResult>(ExportSaveInputSchema),
 
   'account:get': channel<typeof none, AccountResult>(none),
 
@@ -222,6 +300,8 @@ export const CHANNELS = {
   'cache:clear': channel<typeof none, CacheStatus>(none),
   /** Project names seen in the active profile's cache, for filter suggestions. */
   'cache:projects': channel<typeof none, string[]>(none),
+  /** Result counts from the cache after a full sync; null when nothing is synced. */
+  'cache:overview': channel<typeof OverviewInputSchema, CacheOverview | null>(OverviewInputSchema),
 
   'connectivity:status': channel<typeof none, ConnectivityState>(none),
   /** Probes the service now (the "retry" button) and answers the new state. */
@@ -229,6 +309,10 @@ export const CHANNELS = {
 
   /** Opens an http(s) URL in the system browser; anything else is refused. */
   'shell:openExternal': channel<z.ZodObject<{ url: z.ZodString }>, { opened: boolean }>(
+    z.object({ url: z.string().max(4096) }).strict(),
+  ),
+  /** Opens a reportdesk:// link: switches to its profile, answers the route to show. */
+  'links:open': channel<z.ZodObject<{ url: z.ZodString }>, OpenedLink>(
     z.object({ url: z.string().max(4096) }).strict(),
   ),
 } as const satisfies Record<Channel, { input: z.ZodType; output: unknown }>;
@@ -242,9 +326,10 @@ export type ChannelOutput<C extends Channel> = (typeof CHANNELS)[C]['output'];
 export interface EventPayloads {
   'connectivity:changed': ConnectivityState;
   'sync:progress': SyncProgress;
+  'export:progress': ExportProgress;
   'profiles:changed': ProfilesState;
   /** A deep link or menu item asks the renderer to go somewhere (e.g. "/reports/12"). */
-  'app:navigate': { path: string };
+  'app:navigate': { path: string; notice?: string };
   /** A menu item asks the renderer to run a command (refresh, new report, focus search…). */
   'app:command': { command: AppCommand };
 }

@@ -40,7 +40,8 @@ export interface AppError {
    * A finer reason within the kind, for front ends that word it their own way: the CLI points
    * at its own commands where the app points at a screen.
    */
-  reason?: 'no_key_stored' | 'key_required' | 'sync_running' | 'sync_taken_over';
+  reason?:
+    'no_key_stored' | 'key_required' | 'sync_running' | 'sync_taken_over' | 'paging_ignored' | 'page_limit';
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };

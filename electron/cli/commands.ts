@@ -25,10 +25,12 @@ import {
   type Report,
   type ReportPage,
 } from '../../shared/report';
-import { followPages } from '../../shared/paging';
+import { extname, resolve as resolvePath } from 'node:path';
+import { writeExportFile } from '../core/export/exportFile';
+import { collectAllPages, EXPORT_FORMATS, formatReports, type ExportFormat } from '../core/export/exporter';
 import { registerSecret } from '../core/log';
 import { nativeModuleFailureMessage } from '../core/nativeModules';
-import { parseArgs, usageText, UsageError, type Grammar, type OptionSpec } from './args';
+import { parseArgs, usageText, UsageError, type Grammar, type OptionSpec, type OptionValues } from './args';
 import { CACHE_COMMANDS } from './cacheCommands';
 import {
   PROGRAM,
@@ -146,7 +148,34 @@ const OPTIONS: Record<string, OptionSpec> = {
   'password-stdin': option('password-stdin', 'read the report password from stdin (with --privacy password)'),
   results: option('results', 'the service’s results flag', 'YESNO', ['yes', 'no']),
   yes: option('yes', 'confirm the deletion (it cannot be undone)'),
+  format: option(
+    'format',
+    'table (default), or csv / json as the app exports them; csv and json default from --output’s extension',
+    'FORMAT',
+    ['table', ...EXPORT_FORMATS],
+  ),
+  output: option('output', 'write the list to FILE (replaced atomically, readable by you only)', 'FILE'),
 };
+
+/** --format, else the extension of --output, else the table; --json is the table's JSON form. */
+function outputFormat(options: OptionValues): 'table' | ExportFormat {
+  const given = text(options, 'format') as 'table' | ExportFormat | undefined;
+  const output = text(options, 'output');
+  if (given !== undefined && given !== 'json' && options.json === true) {
+    throw new UsageError(`--json and --format ${given} ask for two formats; give one.`, ['reports', 'list']);
+  }
+  if (given !== undefined) return given;
+  const extension = output === undefined ? '' : extname(output).toLowerCase();
+  if (extension === '.csv') return 'csv';
+  if (extension === '.json') return 'json';
+  if (output !== undefined && options.json !== true) {
+    throw new UsageError(`Which format should ${output} have? Add --format csv or --format json.`, [
+      'reports',
+      'list',
+    ]);
+  }
+  return 'table';
+}
 
 const GLOBAL_OPTIONS = ['base-url', 'data-dir', 'timeout', 'allow-insecure-http', 'json', 'verbose', 'help'];
 
@@ -197,47 +226,16 @@ function noteIfCached(io: CliIo, origin: Sourced, what: string): void {
     io.stderr.write(offlineNote(what, origin.fetchedAt, io.now?.() ?? new Date()));
 }
 
-/**
- * Every page from `query.page` on, each from whichever source answered it (the gateway falls
- * back to the cache page by page), bounded by shared/paging. The result counts as cached when
- * any page was, aged by the oldest cached page.
- */
-async function listAllPages(
-  fetchPage: (query: ParsedListQuery) => Promise<ReportPage & Sourced>,
-  query: ParsedListQuery,
-) {
-  const reports: Report[] = [];
-  let first: (ReportPage & Sourced) | undefined;
-  let last: (ReportPage & Sourced) | undefined;
-  let origin: Sourced | undefined;
-  let pages = 0;
-  const walk = await followPages({
-    firstPage: query.page ?? 1,
-    fetchPage: (page) => fetchPage({ ...query, page }),
-    onPage: (page, fresh) => {
-      first ??= page;
-      last = page;
-      pages++;
-      if (page.source === 'cache' && (origin?.source !== 'cache' || page.fetchedAt < origin.fetchedAt)) {
-        origin = { source: 'cache', fetchedAt: page.fetchedAt };
-      }
-      // Pages from two sources may overlap; each report is listed once.
-      reports.push(...fresh);
-    },
-  });
-  if (walk.stop !== 'end' || !first || !last) {
-    // A service that ignores `page` would otherwise be asked forever.
-    const taken = `${reports.length} report${reports.length === 1 ? '' : 's'} from ${walk.requests} request${walk.requests === 1 ? '' : 's'}`;
-    throw new AppFailure(
-      appError(
-        'bad_response',
-        walk.stop === 'paging_ignored'
-          ? `The Report Service sent the same reports again for page ${walk.lastPageAsked}, so it seems to ignore paging; stopped after ${taken}. List the pages one by one with --page instead of --all.`
-          : `The Report Service kept sending full pages past the number of reports it announced; stopped after ${taken}. List the pages one by one with --page instead of --all.`,
-      ),
-    );
+/** A walk stopped by its bound gets the CLI's way out: the pages one at a time. */
+function withPagingAdvice(thrown: unknown): never {
+  const reason = thrown instanceof AppFailure ? thrown.error.reason : undefined;
+  if (thrown instanceof AppFailure && (reason === 'paging_ignored' || reason === 'page_limit')) {
+    throw new AppFailure({
+      ...thrown.error,
+      message: `${thrown.error.message} List the pages one by one with --page instead of --all.`,
+    });
   }
-  return { reports, pages, first, total: last.total ?? first.total, origin: origin ?? first };
+  throw thrown;
 }
 
 const REPORT_COMMANDS: CliCommand[] = [
@@ -266,12 +264,17 @@ const REPORT_COMMANDS: CliCommand[] = [
       'per-page',
       'page',
       'all',
+      'format',
+      'output',
       'profile',
       'no-cache',
     ],
-    summary: 'List reports: one page, or every page with --all.',
+    summary:
+      'List reports: one page, or every page with --all; as a table, CSV or JSON, to stdout or a file.',
     async run({ io, options, json, connect }) {
       const all = options.all === true;
+      const format = outputFormat(options);
+      const outputFile = text(options, 'output');
       const perPage = text(options, 'per-page') ?? (all ? String(ALL_PAGES_PER_PAGE) : undefined);
       const query = validated(
         ListQuerySchema,
@@ -289,20 +292,43 @@ const REPORT_COMMANDS: CliCommand[] = [
       );
       const core = await connect();
       const fetchPage = (q: ParsedListQuery) => core.read(() => core.handlers['reports:list'](q));
-      if (!all) {
+      let reports: Report[];
+      let origin: Sourced;
+      let total: number | null;
+      let tableText: () => string;
+      let firstPage: Pick<ReportPage, 'page' | 'perPage'>;
+      if (all) {
+        const collected = await collectAllPages({
+          fetchPage: (page) => fetchPage({ ...query, page }),
+          firstPage: query.page ?? 1,
+        }).catch(withPagingAdvice);
+        ({ reports, origin, total, firstPage } = collected);
+        tableText = () => reportTable(reports) + allPagesSummary(reports.length, collected.pages);
+      } else {
         const page = await fetchPage(query);
-        io.stdout.write(
-          json ? listJson(page.reports, page, page) : reportTable(page.reports) + pageSummary(page),
-        );
-        noteIfCached(io, page, 'reports');
-        return;
+        ({ reports, total } = page);
+        origin = page;
+        firstPage = page;
+        tableText = () => reportTable(reports) + pageSummary(page);
       }
-      const { reports, pages, first, total, origin } = await listAllPages(fetchPage, query);
-      io.stdout.write(
-        json
-          ? listJson(reports, { page: first.page, perPage: first.perPage, total }, origin)
-          : reportTable(reports) + allPagesSummary(reports.length, pages),
-      );
+      const out =
+        format !== 'table'
+          ? formatReports(format, reports, {
+              exportedAt: (io.now?.() ?? new Date()).toISOString(),
+              source: origin.source,
+              fetchedAt: origin.fetchedAt,
+              total,
+            })
+          : json
+            ? listJson(reports, { ...firstPage, total }, origin)
+            : tableText();
+      if (outputFile === undefined) {
+        io.stdout.write(out);
+      } else {
+        const path = resolvePath(outputFile);
+        writeExportFile(path, out);
+        io.stderr.write(`Wrote ${reports.length} report${reports.length === 1 ? '' : 's'} to ${path}.\n`);
+      }
       noteIfCached(io, origin, 'reports');
     },
   },

@@ -24,6 +24,7 @@ export interface CoreServicesOptions {
   keyStore?: KeyStore;
   logger?: Logger;
   openExternal?: (url: string) => Promise<void>;
+  saveExport?: GatewayOptions['saveExport'];
   now?: () => Date;
   client?: GatewayOptions['client'];
   probeIntervalMs?: number;
@@ -115,6 +116,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     logger,
     now: options.now,
     openExternal: options.openExternal,
+    saveExport: options.saveExport,
     demo: options.demo === false ? undefined : demoLauncher(paths.demoData, logger.child('demo')),
     client: options.client,
     probeIntervalMs: options.probeIntervalMs,

@@ -17,6 +17,7 @@ import {
 } from 'electron';
 import { join, resolve } from 'node:path';
 import { toAppError } from '../../shared/errors';
+import { writeExportFile } from '../core/export/exportFile';
 import { createLogger, rotatingFileSink } from '../core/log';
 import { nativeModuleFailureMessage } from '../core/nativeModules';
 import { createCoreServices, type CoreServices } from '../core/services';
@@ -119,6 +120,7 @@ async function start(): Promise<void> {
     // Electron's net.fetch honours the system proxy and the OS certificate store.
     fetch: (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
     openExternal,
+    saveExport,
     logger: logger.child('core'),
   });
   unbindContract = bindContract(ipcMain, services.handlers, {
@@ -147,7 +149,8 @@ async function start(): Promise<void> {
   );
 
   showMainWindow();
-  handleDeepLink(findDeepLinkInArgv(process.argv));
+  handleDeepLink(pendingLink ?? findDeepLinkInArgv(process.argv));
+  pendingLink = null;
   logger.info('ReportDesk started', { version: app.getVersion(), packaged: app.isPackaged });
 }
 
@@ -197,15 +200,47 @@ function showMainWindow(): void {
   mainWindow.focus();
 }
 
+/** A link that arrived before the core was up (macOS open-url at launch). */
+let pendingLink: string | null = null;
+
 function handleDeepLink(url: string | null): void {
   if (url === null) return;
-  const target = parseDeepLink(url);
-  if (!target) {
+  if (!services) {
+    pendingLink = url;
+    return;
+  }
+  if (!parseDeepLink(url)) {
     logger.warn('Ignored a link ReportDesk does not understand', { url: url.slice(0, 200) });
     return;
   }
-  // Held by the relay until the page listens, so a link that started the app is not lost.
-  relay.deliver('app:navigate', target);
+  // The core parses the link and switches to its profile (core/gateway links:open). Held by
+  // the relay until the page listens, so a link that started the app is not lost.
+  void services.handlers['links:open']({ url }).then(
+    ({ path }) => relay.deliver('app:navigate', { path }),
+    (thrown: unknown) => {
+      const error = toAppError(thrown);
+      logger.warn('A link could not be opened', { kind: error.kind });
+      relay.deliver('app:navigate', { path: '/reports', notice: error.message });
+    },
+  );
+}
+
+/** The save dialog for an export; the file is written atomically with mode 0600. */
+async function saveExport(fileName: string, format: 'csv' | 'json', content: string): Promise<string | null> {
+  const options = {
+    title: 'Export reports',
+    defaultPath: join(app.getPath('downloads'), fileName),
+    filters: [
+      format === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'JSON', extensions: ['json'] },
+    ],
+  };
+  const chosen =
+    mainWindow && !mainWindow.isDestroyed()
+      ? await dialog.showSaveDialog(mainWindow, options)
+      : await dialog.showSaveDialog(options);
+  if (chosen.canceled || !chosen.filePath) return null;
+  writeExportFile(chosen.filePath, content);
+  return chosen.filePath;
 }
 
 function runMenuCommand(command: MenuCommandId): void {

@@ -6,7 +6,7 @@ import { ErrorView } from './components/ErrorView';
 import { PROFILE_SWITCHER_ID, Shell } from './components/Shell';
 import { SHOW_SHORTCUTS_EVENT } from './components/ShortcutSheet';
 import { LoadingPlaceholder } from './components/Skeleton';
-import { SyncProvider, ToastProvider, useSync } from './lib/appState';
+import { SyncProvider, ToastProvider, useSync, useToasts } from './lib/appState';
 import { onEvent } from './lib/bridge';
 import {
   applyConnectivity,
@@ -43,6 +43,7 @@ function CoreEvents() {
   const client = useQueryClient();
   const profileId = useActiveProfileId();
   const sync = useSync();
+  const toasts = useToasts();
   const connectivity = useConnectivity();
   const online = connectivity.data?.online;
   const wasOnline = useRef<boolean | undefined>(undefined);
@@ -55,9 +56,9 @@ function CoreEvents() {
     wasOnline.current = online;
   }, [online, client, profileId]);
 
-  const latest = useRef({ profileId, sync });
+  const latest = useRef({ profileId, sync, toasts });
   useEffect(() => {
-    latest.current = { profileId, sync };
+    latest.current = { profileId, sync, toasts };
   });
 
   useEffect(() => {
@@ -100,7 +101,11 @@ function CoreEvents() {
     const unsubscribe = [
       onEvent('connectivity:changed', (state) => applyConnectivity(client, state)),
       onEvent('profiles:changed', (state) => client.setQueryData(queryKeys.profiles, state)),
-      onEvent('app:navigate', ({ path }) => navigate(path)),
+      onEvent('app:navigate', ({ path, notice }) => {
+        navigate(path);
+        // A link that could not be opened as asked (e.g. its profile is missing) says why.
+        if (notice) latest.current.toasts.show(notice, 'error');
+      }),
       onEvent('app:command', ({ command }) => runCommand(command)),
     ];
     return () => {

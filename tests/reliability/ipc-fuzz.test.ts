@@ -151,6 +151,16 @@ function validTemplate(channel: Channel, random: Random): Record<string, unknown
         : { url: 'https://www.contoso.com/locked', privacy: 2, password: 'fuzz-password-123' };
     case 'reports:update':
       return { id: someId(), changes: { privacy: 1 } };
+    case 'reports:export':
+      return { query: { result: 'good' }, format: random() < 0.5 ? 'csv' : 'json' };
+    case 'export:save':
+      return { fileName: 'reports.csv', format: 'csv', content: 'id,url\r\n' };
+    case 'cache:overview':
+      return { result: 'bad' };
+    case 'links:open':
+      return {
+        url: random() < 0.5 ? `reportdesk://report/${someId()}?profile=${profileId()}` : 'reportdesk://x/1',
+      };
     case 'shell:openExternal':
       return { url: random() < 0.5 ? 'https://example.org/help' : 'file:///etc/passwd' };
     default:

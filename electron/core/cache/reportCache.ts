@@ -299,8 +299,11 @@ export class ReportCache {
     ).changes;
   }
 
-  /** One page of the list, with the service's semantics (see report-service-api.md §4.1). */
-  query(scope: string, q: NormalizedListQuery): CacheQueryResult {
+  /** The WHERE clause of a list query's filters (project, result, search), shared by query and counts. */
+  private filterSql(
+    scope: string,
+    q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
+  ): { whereSql: string; params: Record<string, unknown> } {
     const where = ['scope = @scope'];
     const params: Record<string, unknown> = { scope };
     if (q.project !== '') {
@@ -323,7 +326,29 @@ export class ReportCache {
       where.push('instr(url_lower, @search) > 0');
       params.search = search;
     }
-    const whereSql = where.join(' AND ');
+    return { whereSql: where.join(' AND '), params };
+  }
+
+  /**
+   * Reports per (project, result) matching the filters: the overview's numbers. Without a
+   * search the trigger-kept counts answer; with one, the matching rows are counted.
+   */
+  resultCounts(
+    scope: string,
+    q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
+  ): { project: string; result: string; n: number }[] {
+    const { whereSql, params } = this.filterSql(scope, q);
+    const sql =
+      q.search === ''
+        ? `SELECT project, result, sum(n) AS n FROM report_counts WHERE ${whereSql} GROUP BY project, result HAVING sum(n) > 0`
+        : `SELECT coalesce(project, '') AS project, coalesce(result, '') AS result, count(*) AS n
+           FROM reports WHERE ${whereSql} GROUP BY 1, 2`;
+    return this.statement(sql).all(params) as { project: string; result: string; n: number }[];
+  }
+
+  /** One page of the list, with the service's semantics (see report-service-api.md §4.1). */
+  query(scope: string, q: NormalizedListQuery): CacheQueryResult {
+    const { whereSql, params } = this.filterSql(scope, q);
     const direction = q.sort === 'asc' ? 'ASC' : 'DESC';
     const orderSql = ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
 

@@ -1,14 +1,23 @@
 /**
- * reportdesk:// deep links. Only `reportdesk://report/<id>` is understood; the id must be a
- * valid report id, so a crafted link cannot steer the renderer anywhere else.
+ * reportdesk:// deep links. Only `reportdesk://report/<id>`, optionally with `?profile=<id>`
+ * (see shared/links.ts), is understood; the ids must be valid ids, so a crafted link cannot
+ * steer the renderer anywhere else.
  */
+import { DEEP_LINK_SCHEME, PROFILE_ID_PATTERN } from '../../../shared/links';
 import { ReportIdSchema } from '../../../shared/report';
 
-export const DEEP_LINK_SCHEME = 'reportdesk';
+export { DEEP_LINK_SCHEME };
 const MAX_DEEP_LINK_LENGTH = 2048;
 
-/** The renderer route a deep link asks for, or null for anything that is not a valid link. */
-export function parseDeepLink(url: string): { path: string } | null {
+export interface DeepLinkTarget {
+  /** The renderer route, e.g. "/reports/12". */
+  path: string;
+  /** The profile the link names, or null: then it opens in the active profile. */
+  profileId: string | null;
+}
+
+/** What a deep link asks for, or null for anything that is not a valid link. */
+export function parseDeepLink(url: string): DeepLinkTarget | null {
   if (typeof url !== 'string' || url.length > MAX_DEEP_LINK_LENGTH) return null;
   let parsed: URL;
   try {
@@ -29,7 +38,12 @@ export function parseDeepLink(url: string): { path: string } | null {
     return null;
   }
   const id = ReportIdSchema.safeParse(rawId);
-  return id.success ? { path: `/reports/${id.data}` } : null;
+  if (!id.success) return null;
+  const profiles = parsed.searchParams.getAll('profile');
+  if (profiles.length > 1) return null;
+  const profileId = profiles[0] ?? null;
+  if (profileId !== null && !PROFILE_ID_PATTERN.test(profileId)) return null;
+  return { path: `/reports/${id.data}`, profileId };
 }
 
 /** The first deep link among a second instance's (or the first launch's) command-line arguments. */

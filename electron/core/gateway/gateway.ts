@@ -12,8 +12,13 @@
 import { createHash } from 'node:crypto';
 import type {
   AccountResult,
+  CacheOverview,
   CacheStatus,
   ChannelParsedInput,
+  ExportResult,
+  ExportSaveResult,
+  OpenedLink,
+  ResultCounts,
   ContractHandlers,
   ProfilesState,
   ProfileView,
@@ -26,7 +31,9 @@ import { normalizeListQuery, type Account, type ListQuery } from '../../../share
 import { normalizeBaseUrl } from '../api/baseUrl';
 import { ReportServiceClient, type RetryPolicy } from '../api/client';
 import { runFullSync, SYNC_RUNNING_MESSAGE } from '../cache/fullSync';
-import type { ReportCache } from '../cache/reportCache';
+import { LAST_FULL_SYNC_META, type ReportCache } from '../cache/reportCache';
+import { parseDeepLink } from '../desktop/deepLink';
+import { collectAllPages, exportFileName, formatReports, type ExportFormat } from '../export/exporter';
 import type { EventHub } from '../events';
 import type { KeyVault } from '../keys/keyVault';
 import type { Logger } from '../log';
@@ -57,6 +64,11 @@ export interface GatewayOptions {
   logger: Logger;
   now?: () => Date;
   openExternal?: (url: string) => Promise<void>;
+  /**
+   * Asks where to save an export and writes it (the app's save dialog); answers the path, or
+   * null when the user cancelled. Without it, front ends save exports themselves (a download).
+   */
+  saveExport?: (fileName: string, format: ExportFormat, content: string) => Promise<string | null>;
   demo?: DemoLauncher;
   client?: { timeoutMs?: number; retry?: Partial<RetryPolicy> };
   /** How often to probe the service while offline; 0 turns background probing off. */
@@ -98,6 +110,7 @@ export class Gateway {
   private readonly now: () => Date;
   private readonly keyCache = new Map<string, string>();
   private sync: { profileId: string; controller: AbortController } | null = null;
+  private exporting: AbortController | null = null;
   /** The CLI's --profile: this session acts on that profile without changing the saved choice. */
   private pinnedProfileId: string | null = null;
   private readonly log: Logger;
@@ -590,6 +603,104 @@ export class Gateway {
     }
   }
 
+  // ---- Export, overview, links ---------------------------------------------------------------
+
+  /** Every page of the query, in the largest pages, each from the service or (offline) the cache. */
+  private async exportReports(input: ChannelParsedInput<'reports:export'>): Promise<ExportResult> {
+    if (this.exporting) {
+      throw new AppFailure(
+        appError('invalid_input', 'An export is already running. Wait for it to finish or cancel it.'),
+      );
+    }
+    const controller = new AbortController();
+    this.exporting = controller;
+    try {
+      const collected = await collectAllPages({
+        fetchPage: (page) => this.listReports({ ...input.query, per_page: 100, page }),
+        signal: controller.signal,
+        onProgress: (progress) => this.options.events.emit('export:progress', progress),
+      });
+      const now = this.now();
+      const { source, fetchedAt } = collected.origin;
+      const content = formatReports(input.format, collected.reports, {
+        exportedAt: now.toISOString(),
+        source,
+        fetchedAt,
+        total: collected.total,
+      });
+      return {
+        format: input.format,
+        content,
+        fileName: exportFileName(input.format, now),
+        count: collected.reports.length,
+        pages: collected.pages,
+        source,
+        fetchedAt,
+        saveBy: this.options.saveExport ? 'dialog' : 'download',
+      };
+    } finally {
+      this.exporting = null;
+    }
+  }
+
+  private async saveExport(input: ChannelParsedInput<'export:save'>): Promise<ExportSaveResult> {
+    const save = this.options.saveExport;
+    if (!save) return { saved: false, path: null, download: true };
+    const path = await save(input.fileName, input.format, input.content);
+    return { saved: path !== null, path, download: false };
+  }
+
+  /** Result counts of the synced cache for the list's filters; null before a full sync. */
+  private overview(input: ChannelParsedInput<'cache:overview'>): CacheOverview | null {
+    const scope = this.activeScope();
+    if (!scope) return null;
+    const lastFullSyncAt = this.options.cache.getMeta(scope, LAST_FULL_SYNC_META);
+    if (lastFullSyncAt === null) return null;
+    const query = normalizeListQuery(input);
+    const rows = this.options.cache.resultCounts(scope, query);
+    const empty = (): ResultCounts => ({ good: 0, decent: 0, bad: 0, other: 0 });
+    const counts = empty();
+    const byProject = new Map<string, ResultCounts>();
+    for (const row of rows) {
+      const bucket =
+        row.result === 'good' || row.result === 'decent' || row.result === 'bad' ? row.result : 'other';
+      counts[bucket] += row.n;
+      let project = byProject.get(row.project);
+      if (!project) byProject.set(row.project, (project = empty()));
+      project[bucket] += row.n;
+    }
+    const projects = [...byProject.entries()]
+      .map(([project, c]) => ({ project, ...c }))
+      // Named projects by name; reports without a project last.
+      .sort((a, b) => (a.project === '' ? 1 : b.project === '' ? -1 : a.project < b.project ? -1 : 1));
+    return { counts, projects, lastFullSyncAt };
+  }
+
+  /** A reportdesk:// link: its profile made active when named (and known), then its route. */
+  private async openLink(url: string): Promise<OpenedLink> {
+    const target = parseDeepLink(url);
+    if (!target) {
+      throw new AppFailure(
+        appError(
+          'invalid_input',
+          'That is not a ReportDesk link. A link looks like reportdesk://report/12?profile=…; copy it again.',
+        ),
+      );
+    }
+    if (target.profileId === null) return { path: target.path, profileId: null };
+    const profile = this.options.profiles.get(target.profileId);
+    if (!profile) {
+      throw new AppFailure(
+        appError(
+          'not_found',
+          `The link is for the profile “${target.profileId}”, which is not set up on this computer. Add that profile (same service and key) or ask for a link without a profile.`,
+        ),
+      );
+    }
+    if (this.options.profiles.activeId() !== profile.id) await this.activate(profile.id);
+    return { path: target.path, profileId: profile.id };
+  }
+
   private async openExternal(url: string): Promise<{ opened: boolean }> {
     let parsed: URL;
     try {
@@ -647,6 +758,14 @@ export class Gateway {
           return { deleted: id };
         }),
 
+      'reports:export': (input) => this.exportReports(input),
+      'reports:cancelExport': async () => {
+        const running = this.exporting;
+        running?.abort();
+        return { cancelled: running !== null };
+      },
+      'export:save': (input) => this.saveExport(input),
+
       'account:get': () => this.getAccount(),
 
       'cache:status': async () => this.cacheStatus(),
@@ -668,11 +787,13 @@ export class Gateway {
         const scope = this.activeScope();
         return scope ? this.options.cache.projects(scope) : [];
       },
+      'cache:overview': async (input) => this.overview(input),
 
       'connectivity:status': async () => this.connectivity.current,
       'connectivity:check': () => this.connectivity.check(),
 
       'shell:openExternal': ({ url }) => this.openExternal(url),
+      'links:open': ({ url }) => this.openLink(url),
     };
   }
 }

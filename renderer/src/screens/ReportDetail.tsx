@@ -1,6 +1,7 @@
 /** One report: the known fields laid out, every other field the service sent, and actions. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { reportLink } from '../../../shared/links';
 import type { Report } from '../../../shared/model';
 import { DateText, PrivacyBadge, ResultBadge } from '../components/Badges';
 import { BackToReports } from '../components/BackLink';
@@ -62,6 +63,15 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
     }
   }
 
+  async function copyLink() {
+    try {
+      await navigator.clipboard.writeText(reportLink(report.id, profileId));
+      toasts.show('A link to this report was copied. It opens in ReportDesk, in this profile.');
+    } catch {
+      toasts.show('The link could not be copied: the clipboard is not available.', 'error');
+    }
+  }
+
   async function openInBrowser() {
     try {
       const { opened } = await call('shell:openExternal', { url: report.url });
@@ -93,6 +103,9 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
       <div className="action-row" role="group" aria-label="Report actions">
         <button type="button" className="button" onClick={() => void copyUrl()}>
           Copy URL
+        </button>
+        <button type="button" className="button" onClick={() => void copyLink()}>
+          Copy link
         </button>
         <button type="button" className="button" onClick={() => void openInBrowser()}>
           Open in browser

@@ -8,7 +8,11 @@ import {
   type SortBy,
 } from '../../../shared/model';
 import { DateText, PrivacyBadge, RESULT_LABELS, ResultBadge } from '../components/Badges';
+import { BulkActions } from '../components/BulkActions';
 import { ErrorView } from '../components/ErrorView';
+import { ExportDialog } from '../components/ExportDialog';
+import { OpenLinkDialog } from '../components/OpenLinkDialog';
+import { OverviewPanel } from '../components/OverviewPanel';
 import { LoadingStatus, SkeletonRows } from '../components/Skeleton';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { useReportVisibleSource } from '../lib/appState';
@@ -168,6 +172,8 @@ export function ReportsList({ profileId }: { profileId: string }) {
 
   const page = reports.data;
   const filters = activeFilters(state);
+  const [dialog, setDialog] = useState<'export' | 'open-link' | null>(null);
+  const query = listStateToQuery(state);
   const rowIds = (page?.reports ?? []).map((report) => report.id);
   const selection = useRowSelection(rowIds, JSON.stringify(listStateToQuery(state)));
   const tableBody = useRef<HTMLTableSectionElement>(null);
@@ -188,6 +194,12 @@ export function ReportsList({ profileId }: { profileId: string }) {
               From the offline copy, saved {ageOf(page.fetchedAt)} ago
             </span>
           )}
+          <button type="button" className="button" onClick={() => setDialog('open-link')}>
+            Open link…
+          </button>
+          <button type="button" className="button" onClick={() => setDialog('export')} disabled={!page}>
+            Export…
+          </button>
           <WriteActionButton
             className="button primary"
             title="New report (Ctrl+N)"
@@ -265,7 +277,25 @@ export function ReportsList({ profileId }: { profileId: string }) {
         />
       </div>
 
+      <OverviewPanel
+        profileId={profileId}
+        filters={{ search: query.search, project: query.project, result: query.result }}
+      />
+
       <SelectionBar selection={selection} />
+      <BulkActions
+        profileId={profileId}
+        selectedIds={selection.selectedIds}
+        onFinished={(failedIds) => {
+          // What failed stays selected, ready to try again.
+          selection.clear();
+          failedIds.forEach((id) => selection.toggle(id));
+        }}
+      />
+      {dialog === 'export' && (
+        <ExportDialog query={query} total={page?.total ?? null} onClose={() => setDialog(null)} />
+      )}
+      {dialog === 'open-link' && <OpenLinkDialog onClose={() => setDialog(null)} />}
 
       {reports.isFetching && page && <div className="fetch-bar" aria-hidden="true" />}
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findDeepLinkInArgv, parseDeepLink } from '../../../electron/core/desktop/deepLink';
+import { reportLink } from '../../../shared/links';
 
 describe('parseDeepLink', () => {
   it.each([
@@ -7,7 +8,19 @@ describe('parseDeepLink', () => {
     ['reportdesk://report/12/', '/reports/12'],
     ['REPORTDESK://Report/abc-DEF_9', '/reports/abc-DEF_9'],
     ['reportdesk://report/%61bc', '/reports/abc'],
-  ])('maps %s to %s', (url, path) => expect(parseDeepLink(url)).toEqual({ path }));
+  ])('maps %s to %s', (url, path) => expect(parseDeepLink(url)).toEqual({ path, profileId: null }));
+
+  it('reads the profile a link names, and round-trips a link made by reportLink', () => {
+    expect(parseDeepLink('reportdesk://report/12?profile=p_Ab-9')).toEqual({
+      path: '/reports/12',
+      profileId: 'p_Ab-9',
+    });
+    expect(parseDeepLink(reportLink('abc-7', 'prof1'))).toEqual({
+      path: '/reports/abc-7',
+      profileId: 'prof1',
+    });
+    expect(parseDeepLink(reportLink('abc-7', null))).toEqual({ path: '/reports/abc-7', profileId: null });
+  });
 
   it.each([
     'reportdesk://report/',
@@ -25,6 +38,10 @@ describe('parseDeepLink', () => {
     'https://report/1',
     'app://reportdesk/#/reports/1',
     'reportdesk:report/1',
+    'reportdesk://report/1?profile=',
+    'reportdesk://report/1?profile=../x',
+    'reportdesk://report/1?profile=a&profile=b',
+    'reportdesk://report/1?profile=' + 'p'.repeat(65),
     '',
   ])('refuses %s', (url) => expect(parseDeepLink(url)).toBeNull());
 });

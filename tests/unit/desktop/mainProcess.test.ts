@@ -5,7 +5,7 @@
  * scheme, single-instance handling, IPC binding with sender checks, the window's hardening,
  * deep links held until the page listens, menu commands, notifications and the quit sequence.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -115,6 +115,9 @@ const fake = vi.hoisted(() => {
     permissionCheck: null as null | ((...args: unknown[]) => boolean),
     registeredProtocols: [] as string[],
     errorBoxes: [] as string[][],
+    /** What the next save dialog answers; null = the user cancels. */
+    saveDialogPath: null as string | null,
+    saveDialogOptions: [] as { defaultPath?: string; filters?: unknown }[],
   };
 
   const electron = {
@@ -146,7 +149,16 @@ const fake = vi.hoisted(() => {
         return true;
       },
     },
-    dialog: { showErrorBox: (...args: string[]) => state.errorBoxes.push(args) },
+    dialog: {
+      showErrorBox: (...args: string[]) => state.errorBoxes.push(args),
+      // Electron: showSaveDialog([window, ]options) resolves { canceled, filePath }, and
+      // filePath is '' when cancelled (https://www.electronjs.org/docs/latest/api/dialog).
+      showSaveDialog: async (...args: unknown[]) => {
+        state.saveDialogOptions.push(args[args.length - 1] as { defaultPath?: string });
+        const chosen = state.saveDialogPath;
+        return { canceled: chosen === null, filePath: chosen ?? '' };
+      },
+    },
     ipcMain: {
       handle: (channel: string, listener: Listener) => ipcHandlers.set(channel, listener),
       removeHandler: (channel: string) => ipcHandlers.delete(channel),
@@ -329,7 +341,7 @@ describe('main process wiring', () => {
     expect(foreign).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
   });
 
-  it('holds the deep link it was started with until the page listens, then navigates', () => {
+  it('holds the deep link it was started with until the page listens, then navigates', async () => {
     expect(pageEvents()).toEqual([]);
     // A subscription message from a foreign frame changes nothing.
     fake.emitIpc(
@@ -340,15 +352,55 @@ describe('main process wiring', () => {
     );
     expect(pageEvents()).toEqual([]);
     fake.emitIpc('reportdesk:subscription', appFrame(), 'app:navigate', true);
-    expect(pageEvents()).toEqual([['reportdesk:event', 'app:navigate', { path: '/reports/77' }]]);
+    // The core opens the link (links:open) asynchronously.
+    await expect.poll(pageEvents).toEqual([['reportdesk:event', 'app:navigate', { path: '/reports/77' }]]);
   });
 
-  it('forwards a second launch deep link and focuses the window; ignores malformed links', () => {
+  it('forwards a second launch deep link and focuses the window; ignores malformed links', async () => {
     fake.emitApp('second-instance', {}, ['/opt/ReportDesk/reportdesk', 'reportdesk://report/not valid!']);
     fake.emitApp('second-instance', {}, ['/opt/ReportDesk/reportdesk', 'reportdesk://report/12']);
-    expect(pageEvents().at(-1)).toEqual(['reportdesk:event', 'app:navigate', { path: '/reports/12' }]);
+    await expect
+      .poll(() => pageEvents().at(-1))
+      .toEqual(['reportdesk:event', 'app:navigate', { path: '/reports/12' }]);
     expect(pageEvents()).toHaveLength(2);
     expect(window().focused).toBe(true);
+  });
+
+  it('a link naming a profile that is not set up opens the list with a notice saying which', async () => {
+    fake.emitApp('second-instance', {}, [
+      '/opt/ReportDesk/reportdesk',
+      'reportdesk://report/12?profile=gone1',
+    ]);
+    await expect
+      .poll(() => pageEvents().at(-1))
+      .toEqual([
+        'reportdesk:event',
+        'app:navigate',
+        { path: '/reports', notice: expect.stringContaining('“gone1”, which is not set up') as unknown },
+      ]);
+  });
+
+  it('saves an export where the save dialog says, atomically with mode 0600; a cancel saves nothing', async () => {
+    const target = join(dataDir, 'exported.csv');
+    const save = fake.ipcHandlers.get('reportdesk:export:save')!;
+    fake.state.saveDialogPath = null;
+    const cancelled = await save(appFrame(), { fileName: 'reports-x.csv', format: 'csv', content: 'id\r\n' });
+    expect(cancelled).toEqual({ ok: true, value: { saved: false, path: null, download: false } });
+    expect(existsSync(target)).toBe(false);
+
+    fake.state.saveDialogPath = target;
+    const saved = await save(appFrame(), {
+      fileName: 'reports-x.csv',
+      format: 'csv',
+      content: 'id,url\r\n1,x\r\n',
+    });
+    expect(saved).toEqual({ ok: true, value: { saved: true, path: target, download: false } });
+    expect(readFileSync(target, 'utf8')).toBe('id,url\r\n1,x\r\n');
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(fake.state.saveDialogOptions.at(-1)).toMatchObject({
+      defaultPath: expect.stringMatching(/reports-x\.csv$/) as unknown,
+      filters: [{ name: 'CSV', extensions: ['csv'] }],
+    });
   });
 
   it('sends menu commands to the page as app:command', () => {

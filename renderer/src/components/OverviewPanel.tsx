@@ -1,0 +1,196 @@
+/**
+ * The overview: how many reports are good, decent and bad for the list's filters, overall and
+ * per project, counted in the offline cache after a full sync (the service has no such count).
+ * Drawn with SVG and CSS, no chart library; the same numbers are a table for screen readers.
+ * Hidden while nothing is synced.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { CacheOverview, ResultCounts } from '../../../shared/contract';
+import { REPORT_RESULTS, type ListQuery, type ReportResult } from '../../../shared/model';
+import { call } from '../lib/bridge';
+import { ageOf } from '../lib/format';
+import { queryKeys } from '../lib/queries';
+import { RESULT_LABELS } from './Badges';
+
+const OPEN_KEY = 'reportdesk:overview-open';
+
+function totalOf(counts: ResultCounts): number {
+  return counts.good + counts.decent + counts.bad + counts.other;
+}
+
+export function useOverview(profileId: string, filters: Pick<ListQuery, 'search' | 'project' | 'result'>) {
+  return useQuery({
+    // Under the cache status key: whatever refreshes the cache status (a sync, a clear, a
+    // change) refreshes the overview with it.
+    queryKey: [...queryKeys.cacheStatus(profileId), 'overview', filters] as const,
+    queryFn: () => call('cache:overview', filters),
+  });
+}
+
+/** One bar per result, to scale; the numbers are printed beside them. */
+function ResultBars({ counts }: { counts: ResultCounts }) {
+  const max = Math.max(1, ...REPORT_RESULTS.map((r) => counts[r]));
+  const rowHeight = 26;
+  return (
+    <svg
+      className="overview-bars"
+      viewBox={`0 0 320 ${rowHeight * REPORT_RESULTS.length}`}
+      role="presentation"
+      aria-hidden="true"
+      focusable="false"
+    >
+      {REPORT_RESULTS.map((result, i) => {
+        const width = Math.round((counts[result] / max) * 200);
+        const y = i * rowHeight;
+        return (
+          <g key={result}>
+            <text x="0" y={y + 17} className="overview-bar-label">
+              {RESULT_LABELS[result]}
+            </text>
+            <rect
+              x="70"
+              y={y + 4}
+              width={Math.max(width, counts[result] > 0 ? 2 : 0)}
+              height="16"
+              rx="3"
+              className={`bar-${result}`}
+            />
+            <text x={76 + width} y={y + 17} className="overview-bar-count">
+              {counts[result]}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+/** A 100% stacked bar of one project's results (CSS widths). */
+function StackedBar({ counts }: { counts: ResultCounts }) {
+  const total = totalOf(counts);
+  return (
+    <div className="stacked-bar" aria-hidden="true">
+      {total > 0 &&
+        REPORT_RESULTS.map((result: ReportResult) =>
+          counts[result] > 0 ? (
+            <span
+              key={result}
+              className={`bar-${result}`}
+              style={{ width: `${(counts[result] / total) * 100}%` }}
+            />
+          ) : null,
+        )}
+    </div>
+  );
+}
+
+function projectName(project: string): string {
+  return project === '' ? 'No project' : project;
+}
+
+function OverviewTable({ overview }: { overview: CacheOverview }) {
+  const rows = [{ name: 'All matching reports', counts: overview.counts }].concat(
+    overview.projects.map((p) => ({ name: projectName(p.project), counts: p })),
+  );
+  return (
+    <table className="visually-hidden">
+      <caption>Reports per result, for the current filters and per project</caption>
+      <thead>
+        <tr>
+          <th scope="col">Project</th>
+          {REPORT_RESULTS.map((r) => (
+            <th key={r} scope="col">
+              {RESULT_LABELS[r]}
+            </th>
+          ))}
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.name}>
+            <th scope="row">{row.name}</th>
+            {REPORT_RESULTS.map((r) => (
+              <td key={r}>{row.counts[r]}</td>
+            ))}
+            <td>{totalOf(row.counts)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function OverviewPanel({
+  profileId,
+  filters,
+}: {
+  profileId: string;
+  filters: Pick<ListQuery, 'search' | 'project' | 'result'>;
+}) {
+  const overview = useOverview(profileId, filters);
+  const [open, setOpen] = useState(() => localStorage.getItem(OPEN_KEY) !== 'closed');
+  const data = overview.data;
+  if (!data) return null;
+
+  function toggle() {
+    const next = !open;
+    setOpen(next);
+    localStorage.setItem(OPEN_KEY, next ? 'open' : 'closed');
+  }
+
+  return (
+    <section className="card overview" aria-labelledby="overview-title">
+      <div className="overview-header">
+        <h2 id="overview-title" className="section-title">
+          Overview
+        </h2>
+        <span className="muted" title={new Date(data.lastFullSyncAt).toLocaleString()}>
+          From the offline copy, synced {ageOf(data.lastFullSyncAt)} ago
+        </span>
+        <button
+          type="button"
+          className="button small"
+          aria-expanded={open}
+          aria-controls="overview-body"
+          onClick={toggle}
+        >
+          {open ? 'Hide overview' : 'Show overview'}
+        </button>
+      </div>
+      {open && (
+        <div id="overview-body" className="overview-body">
+          <div className="overview-totals">
+            <p className="overview-total">
+              <strong>{totalOf(data.counts)}</strong> matching reports
+              {data.counts.other > 0 && (
+                <span className="muted"> ({data.counts.other} without a result)</span>
+              )}
+            </p>
+            <ResultBars counts={data.counts} />
+          </div>
+          {data.projects.length > 0 && (
+            <ul className="overview-projects" aria-hidden="true">
+              <li className="overview-legend muted">
+                <span>Project</span>
+                <span />
+                <span>good / decent / bad</span>
+              </li>
+              {data.projects.map((p) => (
+                <li key={p.project}>
+                  <span className="overview-project-name">{projectName(p.project)}</span>
+                  <StackedBar counts={p} />
+                  <span className="overview-project-count muted">
+                    {p.good} / {p.decent} / {p.bad}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <OverviewTable overview={data} />
+        </div>
+      )}
+    </section>
+  );
+}
