@@ -56,7 +56,8 @@ describe('ProfileStore', () => {
     const a = store.add(input('A'));
     store.update(a.id, { baseUrl: 'https://other.example.com' });
     store.add(input('B'));
-    expect(readdirSync(join(dir, 'data'))).toEqual(['profiles.json']);
+    // profiles.lock is the cross-process lock (an empty SQLite file), kept for the next change.
+    expect(readdirSync(join(dir, 'data')).sort()).toEqual(['profiles.json', 'profiles.lock']);
   });
 
   it('refuses a duplicate name, whatever its case, on add and on rename', () => {
