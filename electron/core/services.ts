@@ -90,6 +90,8 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   // Each part names its own log component ('cache', 'profiles', 'keychain').
   const cache = ReportCache.open(paths.cache, { logger });
   const profiles = new ProfileStore(paths.profiles, { logger });
+  // Other processes (CLI runs, a second window) change profiles too: notice it at once.
+  profiles.watch();
   const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore({ logger }));
   const gateway = new Gateway({
     profiles,
@@ -118,6 +120,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
       if (closed) return;
       closed = true;
       await gateway.close();
+      profiles.close();
       cache.close();
     },
   };
