@@ -9,7 +9,7 @@ import { SyncProvider, ToastProvider, useSync } from './lib/appState';
 import { onEvent } from './lib/bridge';
 import {
   applyConnectivity,
-  queryKeys,
+  applyProfilesChanged,
   refreshProfileData,
   useActiveProfileId,
   useConnectivity,
@@ -95,7 +95,7 @@ function CoreEvents() {
     window.addEventListener('keydown', onKey);
     const unsubscribe = [
       onEvent('connectivity:changed', (state) => applyConnectivity(client, state)),
-      onEvent('profiles:changed', (state) => client.setQueryData(queryKeys.profiles, state)),
+      onEvent('profiles:changed', (state) => applyProfilesChanged(client, state)),
       onEvent('app:navigate', ({ path }) => navigate(path)),
       onEvent('app:command', ({ command }) => runCommand(command)),
     ];
