@@ -27,6 +27,11 @@ export function registerSecret(value: string | undefined | null): void {
   if (value && value.length >= 4) secrets.add(value);
 }
 
+/** Every value registered so far: the record scrubber (../secrets.ts) removes them too. */
+export function registeredSecrets(): ReadonlySet<string> {
+  return secrets;
+}
+
 export function redact(text: string): string {
   let out = text;
   for (const secret of secrets) {

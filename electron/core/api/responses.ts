@@ -12,6 +12,7 @@ import {
   type Report,
   type ReportPage,
 } from '../../../shared/report';
+import { scrubSecrets } from '../secrets';
 import { badBody } from './failures';
 
 type JsonObject = Record<string, unknown>;
@@ -30,9 +31,10 @@ export function parseJsonBody(status: number, text: string): unknown {
   }
 }
 
+/** Every record leaves here without secrets: the one choke point before cache, front ends, CLI. */
 function parseReport(item: unknown, status: number, position?: number): Report {
   const parsed = ReportSchema.safeParse(item);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return scrubSecrets(parsed.data);
   const field = parsed.error.issues[0]?.path.map(String).join('.') || 'report';
   const where = position === undefined ? '' : `item ${position + 1}, `;
   throw new AppFailure(
@@ -102,5 +104,5 @@ export function toAccount(json: unknown, status: number): Account {
       badBody(status, 'data in an unexpected shape instead of an account', JSON.stringify(json)),
     );
   }
-  return parsed.data;
+  return scrubSecrets(parsed.data);
 }
