@@ -87,7 +87,7 @@ export class ProfileStore {
 
   constructor(file: string, options: { logger?: Logger } = {}) {
     this.file = file;
-    this.lockFile = join(dirname(file), 'profiles.lock');
+    this.lockFile = profilesLockFile(file);
     this.logger = (options.logger ?? silentLogger).child('profiles');
     this.load();
   }
@@ -421,6 +421,11 @@ export class ProfileStore {
     this.state = next;
     this.seen = signature;
   }
+}
+
+/** The lock beside a profiles file (exported for the tests that hold it from another process). */
+export function profilesLockFile(profilesFile: string): string {
+  return join(dirname(profilesFile), 'profiles.lock');
 }
 
 function requireIn(state: ProfilesFile, id: string): StoredProfile {
