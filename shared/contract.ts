@@ -72,11 +72,21 @@ export interface CacheStatus {
   syncing: boolean;
 }
 
+/**
+ * Why a full sync removed nothing: the service's list changed while it was read (total or
+ * order moved), it seems to ignore `page`, or it sent more pages than its total allows.
+ */
+export type SyncKeptReason = 'listing_changed' | 'paging_ignored' | 'page_limit';
+
 export interface SyncSummary {
   fetched: number;
   removed: number;
   pages: number;
   completedAt: string;
+  /** False when the listing could not be trusted: cached reports the run did not see were kept. */
+  pruned: boolean;
+  /** Why nothing was pruned; null when `pruned`. */
+  reason: SyncKeptReason | null;
 }
 
 export interface ConnectivityState {

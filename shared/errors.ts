@@ -21,6 +21,7 @@ export const ERROR_KINDS = [
   'offline',
   'no_profile',
   'cancelled',
+  'busy',
   'internal',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -39,7 +40,7 @@ export interface AppError {
    * A finer reason within the kind, for front ends that word it their own way: the CLI points
    * at its own commands where the app points at a screen.
    */
-  reason?: 'no_key_stored';
+  reason?: 'no_key_stored' | 'sync_running' | 'sync_taken_over';
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
@@ -89,6 +90,7 @@ export const DEFAULT_MESSAGES: Record<ErrorKind, string> = {
     'You are offline, so this change cannot be sent. Try again when the Report Service can be reached.',
   no_profile: 'No profile is set up yet. Add a profile with a base URL and an API key.',
   cancelled: 'The operation was cancelled.',
+  busy: 'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.',
   internal: 'Something went wrong inside ReportDesk. Try again; if it keeps happening, check the logs.',
 };
 

@@ -25,6 +25,7 @@ import {
   type Report,
   type ReportPage,
 } from '../../shared/report';
+import { followPages } from '../../shared/paging';
 import { registerSecret } from '../core/log';
 import { parseArgs, usageText, UsageError, type Grammar, type OptionSpec } from './args';
 import { CACHE_COMMANDS } from './cacheCommands';
@@ -50,7 +51,7 @@ import {
   toJson,
 } from './format';
 import { PROFILE_COMMANDS } from './profileCommands';
-import { CliSession, RETRY_BASE_ENV } from './session';
+import { CliSession, RETRY_BASE_ENV, SYNC_LEASE_ENV } from './session';
 
 export type { CliIo } from './context';
 
@@ -64,6 +65,8 @@ export const EXIT_CODES = {
   rateLimited: 7,
   /** Any other service error, a reply we cannot read, the keychain, the data folder. */
   serviceError: 8,
+  /** A sync of the same profile is running in another process: try again once it has finished. */
+  busy: 9,
 } as const;
 
 export function exitCodeFor(kind: ErrorKind): number {
@@ -85,6 +88,8 @@ export function exitCodeFor(kind: ErrorKind): number {
       return EXIT_CODES.network;
     case 'rate_limited':
       return EXIT_CODES.rateLimited;
+    case 'busy':
+      return EXIT_CODES.busy;
     // Neither a usage mistake nor the service's answer: the machine's keychain.
     case 'keychain_unavailable':
       return EXIT_CODES.serviceError;
@@ -186,48 +191,43 @@ function noteIfCached(io: CliIo, origin: Sourced, what: string): void {
 
 /**
  * Every page from `query.page` on, each from whichever source answered it (the gateway falls
- * back to the cache page by page). The result counts as cached when any page was, aged by the
- * oldest cached page.
+ * back to the cache page by page), bounded by shared/paging. The result counts as cached when
+ * any page was, aged by the oldest cached page.
  */
 async function listAllPages(
   fetchPage: (query: ParsedListQuery) => Promise<ReportPage & Sourced>,
   query: ParsedListQuery,
 ) {
   const reports: Report[] = [];
-  const seen = new Set<string>();
-  let pageNumber = query.page ?? 1;
-  let pages = 0;
   let first: (ReportPage & Sourced) | undefined;
-  let last: ReportPage & Sourced;
+  let last: (ReportPage & Sourced) | undefined;
   let origin: Sourced | undefined;
-  for (;;) {
-    last = await fetchPage({ ...query, page: pageNumber });
-    first ??= last;
-    pages++;
-    if (last.source === 'cache' && (origin?.source !== 'cache' || last.fetchedAt < origin.fetchedAt)) {
-      origin = { source: 'cache', fetchedAt: last.fetchedAt };
-    }
-    if (last.reports.length > 0 && last.reports.every((r) => seen.has(r.id))) {
-      // A service that ignores `page` would otherwise be asked forever.
-      throw new AppFailure(
-        appError(
-          'bad_response',
-          `The Report Service sent the same reports again for page ${pageNumber}, so it does not seem to support paging. List the pages one by one with --page instead of --all.`,
-        ),
-      );
-    }
-    for (const report of last.reports) {
+  let pages = 0;
+  const walk = await followPages({
+    firstPage: query.page ?? 1,
+    fetchPage: (page) => fetchPage({ ...query, page }),
+    onPage: (page, fresh) => {
+      first ??= page;
+      last = page;
+      pages++;
+      if (page.source === 'cache' && (origin?.source !== 'cache' || page.fetchedAt < origin.fetchedAt)) {
+        origin = { source: 'cache', fetchedAt: page.fetchedAt };
+      }
       // Pages from two sources may overlap; each report is listed once.
-      if (seen.has(report.id)) continue;
-      seen.add(report.id);
-      reports.push(report);
-    }
-    const more =
-      last.lastPage !== null
-        ? pageNumber < last.lastPage
-        : last.reports.length >= last.perPage && last.reports.length > 0;
-    if (!more) break;
-    pageNumber++;
+      reports.push(...fresh);
+    },
+  });
+  if (walk.stop !== 'end' || !first || !last) {
+    // A service that ignores `page` would otherwise be asked forever.
+    const taken = `${reports.length} report${reports.length === 1 ? '' : 's'} from ${walk.requests} request${walk.requests === 1 ? '' : 's'}`;
+    throw new AppFailure(
+      appError(
+        'bad_response',
+        walk.stop === 'paging_ignored'
+          ? `The Report Service sent the same reports again for page ${walk.lastPageAsked}, so it seems to ignore paging; stopped after ${taken}. List the pages one by one with --page instead of --all.`
+          : `The Report Service kept sending full pages past the number of reports it announced; stopped after ${taken}. List the pages one by one with --page instead of --all.`,
+      ),
+    );
   }
   return { reports, pages, first, total: last.total ?? first.total, origin: origin ?? first };
 }
@@ -407,12 +407,15 @@ Environment:
   ${DATA_DIR_ENV}       the data folder when --data-dir is not given (default: the
                              desktop app's folder, e.g. ~/.config/ReportDesk on Linux)
   ${RETRY_BASE_ENV}  first retry delay in milliseconds (default 300; tests set it low)
+  ${SYNC_LEASE_ENV}  how long a cache sync's claim outlives a killed process, in
+                             milliseconds (default 20000; tests set it low)
 
 Exit codes:
   0 success   2 invalid usage or input   3 key rejected or missing   4 not found
   5 input rejected by the service   6 network error, time-out, or offline
   7 still rate-limited after retries
-  8 other service error or bad response, or the system keychain could not be used`;
+  8 other service error or bad response, or the system keychain could not be used
+  9 a cache sync of the same profile is already running in another window or command`;
 
 export const GRAMMAR: Grammar<CliCommand> = {
   program: PROGRAM,

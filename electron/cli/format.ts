@@ -170,7 +170,25 @@ export function syncSummaryText(summary: SyncSummary, whose: string): string {
       ? ''
       : ` Removed ${summary.removed} cached report${summary.removed === 1 ? '' : 's'} the service no longer has.`;
   const are = summary.fetched === 1 ? 'is' : 'are';
-  return `${reports} of ${whose} ${are} now available offline (${pages}).${removed}\n`;
+  return `${reports} of ${whose} ${are} now available offline (${pages}).${removed}${keptText(summary)}\n`;
+}
+
+/** Why nothing was removed from the cache, when the listing could not be trusted. */
+function keptText(summary: SyncSummary): string {
+  switch (summary.reason) {
+    case null:
+      return '';
+    case 'listing_changed':
+      return ' The reports on the service changed while they were read, so no cached report was removed; run the sync again to settle it.';
+    case 'paging_ignored':
+      return ` The Report Service seems to ignore paging (it sent the same reports again for the next page), so the sync stopped after ${plural(summary.pages, 'page')} with ${plural(summary.fetched, 'report')} and no cached report was removed.`;
+    case 'page_limit':
+      return ` The Report Service kept sending pages past the number of reports it announced, so the sync stopped after ${plural(summary.pages, 'page')} and no cached report was removed.`;
+  }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** "Page 2 of 5, 42 reports in all" — says as much as the service told. */

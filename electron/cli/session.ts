@@ -29,6 +29,8 @@ export const KEYCHAIN_SERVICE_ENV = 'REPORT_DESK_KEYCHAIN_SERVICE';
 
 /** Test knob: the first retry delay in ms (the client's default is 300). */
 export const RETRY_BASE_ENV = 'REPORT_DESK_RETRY_BASE_MS';
+/** Test knob: how long a cache sync's claim lasts unrenewed, in ms (default 20,000). */
+export const SYNC_LEASE_ENV = 'REPORT_DESK_SYNC_LEASE_MS';
 
 /**
  * The core's keychain sentence offers "this session only", which means nothing to a process
@@ -67,6 +69,15 @@ function retryBaseMs(env: CliIo['env']): number | undefined {
   const raw = env[RETRY_BASE_ENV];
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d+$/.test(raw)) throw new UsageError(`${RETRY_BASE_ENV} must be a whole number of milliseconds.`);
+  return Number(raw);
+}
+
+function syncLeaseMs(env: CliIo['env']): number | undefined {
+  const raw = env[SYNC_LEASE_ENV];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 100) {
+    throw new UsageError(`${SYNC_LEASE_ENV} must be a whole number of milliseconds, 100 or more.`);
+  }
   return Number(raw);
 }
 
@@ -119,8 +130,15 @@ export class CliSession {
   /** The error in the CLI's words where the core's speak of the desktop app. */
   inCliWords(error: AppError): AppError {
     if (error.kind === 'keychain_unavailable') return { ...error, message: CLI_KEYCHAIN_MESSAGE };
-    // The gateway's "no key stored" points at the app's Keys & profiles; here, at the commands.
     const profile = this.profile;
+    if (error.reason === 'sync_running') {
+      const which = profile ? `the profile "${profile.name}"` : 'this connection';
+      return {
+        ...error,
+        message: `A sync of ${which} is already running in another ReportDesk window or command; wait for it to finish, then run "${PROGRAM} cache sync" again.`,
+      };
+    }
+    // The gateway's "no key stored" points at the app's Keys & profiles; here, at the commands.
     if (error.reason === 'no_key_stored' && profile) {
       return {
         ...error,
@@ -166,6 +184,7 @@ export class CliSession {
         fixedConnection,
         offlineFallback: options['no-cache'] !== true,
         demo: false,
+        syncLeaseMs: syncLeaseMs(io.env),
       });
     } catch (thrown) {
       if (thrown instanceof AppFailure) throw thrown;

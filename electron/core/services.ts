@@ -30,6 +30,7 @@ export interface CoreServicesOptions {
   offlineFallback?: boolean;
   /** Set false where no demo service may be started (the CLI). */
   demo?: boolean;
+  syncLeaseMs?: GatewayOptions['syncLeaseMs'];
 }
 
 export interface CoreServices {
@@ -107,6 +108,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     probeIntervalMs: options.probeIntervalMs,
     fixedConnection: options.fixedConnection,
     offlineFallback: options.offlineFallback,
+    syncLeaseMs: options.syncLeaseMs,
   });
   let closed = false;
   return {

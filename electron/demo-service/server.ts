@@ -22,6 +22,7 @@ import {
   validationMessage,
   type FieldErrors,
   type InputBag,
+  type ListParams,
 } from './validation';
 
 export interface DemoAccount {
@@ -67,7 +68,17 @@ export interface SecretAndAccountModes {
 
 export interface FaultController {
   add(rule: FaultRule): void;
+  /** Removes every rule and turns every mode below off. */
   clear(): void;
+  /** A slow service: every request waits `ms` before anything else happens (0 turns it off). */
+  setLatency(ms: number): void;
+  /** A service without paging (the spec defines no `page`): every list request gets page 1. */
+  ignorePage(on?: boolean): void;
+  /**
+   * A report deleted while a client pages through the list: once page `afterPage` of a list has
+   * been served, report `id` (default: the first report of that list's page 1) is deleted, once.
+   */
+  deleteDuringListing(options: { afterPage: number; id?: number }): void;
 }
 
 export interface RecordedRequest {
@@ -174,6 +185,10 @@ function reportJson(report: StoredReport): JsonBody {
 
 class FaultList implements FaultController {
   private readonly rules: { rule: FaultRule; remaining: number }[] = [];
+  latencyMs = 0;
+  pageIgnored = false;
+  /** The pending deletion of deleteDuringListing; null once done or when off. */
+  deletion: { afterPage: number; id?: number } | null = null;
 
   add(rule: FaultRule): void {
     this.rules.push({ rule, remaining: rule.times ?? Number.POSITIVE_INFINITY });
@@ -181,6 +196,25 @@ class FaultList implements FaultController {
 
   clear(): void {
     this.rules.length = 0;
+    this.latencyMs = 0;
+    this.pageIgnored = false;
+    this.deletion = null;
+  }
+
+  setLatency(ms: number): void {
+    if (!(Number.isFinite(ms) && ms >= 0))
+      throw new Error('setLatency needs a number of milliseconds, 0 or more.');
+    this.latencyMs = ms;
+  }
+
+  ignorePage(on = true): void {
+    this.pageIgnored = on;
+  }
+
+  deleteDuringListing(options: { afterPage: number; id?: number }): void {
+    if (!(Number.isInteger(options.afterPage) && options.afterPage >= 1))
+      throw new Error('deleteDuringListing needs afterPage, a page number of 1 or more.');
+    this.deletion = { ...options };
   }
 
   /** The first rule (in the order added) that matches and has uses left; uses one. */
@@ -278,6 +312,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
       authorized: account !== undefined,
     });
 
+    if (faults.latencyMs > 0 && !(await waitFor(faults.latencyMs))) return;
     const fault = faults.take(method, url.pathname);
     if (fault) {
       if (fault.delayMs !== undefined && fault.delayMs > 0 && !(await waitFor(fault.delayMs))) return;
@@ -343,15 +378,17 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
       }
       const checked = checkListQuery(bagFromSearchParams(url.searchParams));
       if (!checked.ok) return invalid(checked.errors);
-      const { items, total } = store.list(account, checked.value);
+      const params = faults.pageIgnored ? { ...checked.value, page: 1 } : checked.value;
+      const { items, total } = store.list(account, params);
       const envelope = paginate({
         items: items.map(reportJson),
         total,
-        page: checked.value.page,
-        perPage: checked.value.perPage,
+        page: params.page,
+        perPage: params.perPage,
         path: `${origin}${API_PREFIX}/reports`,
         query: [...url.searchParams],
       });
+      deleteDuringListing(account, params);
       return { status: 200, body: envelope as unknown as JsonBody };
     }
 
@@ -397,6 +434,15 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
       }
     }
     return { ...reply, body: { ...reply.body, data: record } };
+  }
+
+  /** The deleteDuringListing fault: after its page was served (the answer is already built). */
+  function deleteDuringListing(account: AccountData, params: ListParams): void {
+    const deletion = faults.deletion;
+    if (!deletion || params.page !== deletion.afterPage) return;
+    faults.deletion = null;
+    const id = deletion.id ?? store.list(account, { ...params, page: 1 }).items[0]?.id;
+    if (id !== undefined) store.delete(account, id);
   }
 
   const server = createServer((req, res) => {

@@ -675,6 +675,66 @@ describe('demo Report Service', () => {
       expect((await call(faulty, '/api/v1/reports')).status).toBe(200);
     });
 
+    it('ignores `page` when told to: every page is page 1, until cleared', async () => {
+      await fresh();
+      const ids = async (query: string) =>
+        ((await call(faulty, `/api/v1/reports?${query}`)).json as { data: { id: number }[] }).data.map(
+          (r) => r.id,
+        );
+      const first = await ids('per_page=10&page=1');
+      expect(await ids('per_page=10&page=2')).not.toEqual(first);
+      faulty.faults.ignorePage();
+      expect(await ids('per_page=10&page=2')).toEqual(first);
+      const meta = (await call(faulty, '/api/v1/reports?per_page=10&page=2')).json as {
+        meta: { current_page: number };
+      };
+      expect(meta.meta.current_page).toBe(1);
+      faulty.faults.clear();
+      expect(await ids('per_page=10&page=2')).not.toEqual(first);
+    });
+
+    it('deletes the first report of page 1 once page N of a listing was served', async () => {
+      faulty = await start({ reportsPerAccount: 30 });
+      faulty.faults.deleteDuringListing({ afterPage: 2 });
+      const page = async (n: number) =>
+        (await call(faulty, `/api/v1/reports?per_page=10&sort_by=id&sort=asc&page=${n}`)).json as {
+          data: { id: number }[];
+          meta: { total: number };
+        };
+      const one = await page(1);
+      expect(one.meta.total).toBe(30);
+      const two = await page(2);
+      expect(two.meta.total).toBe(30); // deleted after page 2 was answered
+      const three = await page(3);
+      expect(three.meta.total).toBe(29);
+      expect((await call(faulty, `/api/v1/reports/${one.data[0].id}`)).status).toBe(404);
+      // The offset pages shifted: the report that led page 3 is now the last of page 2.
+      expect(three.data[0].id).toBe(two.data[9].id + 2);
+      // Once only.
+      await page(2);
+      expect(faulty.reportCount()).toBe(29);
+    });
+
+    it('deletes a given report, and slows every request by the latency set', async () => {
+      await fresh();
+      const target = ((await call(faulty, '/api/v1/reports?per_page=10')).json as { data: { id: number }[] })
+        .data[3].id;
+      faulty.faults.deleteDuringListing({ afterPage: 1, id: target });
+      await call(faulty, '/api/v1/reports?per_page=10&page=1');
+      expect((await call(faulty, `/api/v1/reports/${target}`)).status).toBe(404);
+
+      faulty.faults.setLatency(300);
+      const finished: string[] = [];
+      const slow = call(faulty, '/api/v1/account').then(() => finished.push('slow'));
+      await waitUntil(() => faulty.requests.length === 4);
+      faulty.faults.setLatency(0);
+      await call(faulty, '/api/v1/account');
+      finished.push('fast');
+      await slow;
+      expect(finished).toEqual(['fast', 'slow']);
+      expect(() => faulty.faults.setLatency(-1)).toThrow(/0 or more/);
+    });
+
     it('records every request in order, without the key', async () => {
       await fresh();
       faulty.faults.add({ method: 'POST', path: '/api/v1/reports', status: 500, times: 1 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runFullSync } from '../../electron/core/cache/fullSync';
+import { DEFAULT_SYNC_LEASE_MS, runFullSync } from '../../electron/core/cache/fullSync';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import type { SyncProgress } from '../../shared/contract';
 import { AppFailure } from '../../shared/errors';
@@ -37,7 +37,14 @@ describe('runFullSync', () => {
       onProgress: (p) => progress.push(p),
       now: () => new Date('2024-06-01T00:00:00Z'),
     });
-    expect(summary).toEqual({ fetched: 250, removed: 0, pages: 3, completedAt: '2024-06-01T00:00:00.000Z' });
+    expect(summary).toEqual({
+      fetched: 250,
+      removed: 0,
+      pages: 3,
+      completedAt: '2024-06-01T00:00:00.000Z',
+      pruned: true,
+      reason: null,
+    });
     expect(progress.map((p) => `${p.phase}:${p.page}`)).toEqual([
       'fetching:1',
       'fetching:2',
@@ -175,10 +182,21 @@ describe('runFullSync', () => {
     expect(page.reports.map((r) => r.id)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
 
     const reports = generateReports(count);
+    // The killed process's claim is still there: a sync right away is refused…
+    const lease = cache.syncLease('crash');
+    expect(lease).not.toBeNull();
+    // The bound: a killed sync blocks the next one for at most the lease duration.
+    expect(lease!.expiresAt).toBeLessThanOrEqual(Date.now() + DEFAULT_SYNC_LEASE_MS);
+    const refused = await runFullSync({ cache, scope: 'crash', fetchPage: serve(reports) }).catch(
+      (e: unknown) => e,
+    );
+    expect((refused as AppFailure).error).toMatchObject({ kind: 'busy', reason: 'sync_running' });
+    // …and once its lease has run out (a clock just past its expiry) the next one resumes it.
     const resumedPages: number[] = [];
     const summary = await runFullSync({
       cache,
       scope: 'crash',
+      now: () => new Date(lease!.expiresAt + 1),
       fetchPage: async (p) => (resumedPages.push(p), pageOf(reports, p)),
     });
     expect(resumedPages[0]).toBe(stored / 100 + 1);

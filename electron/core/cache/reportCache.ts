@@ -134,6 +134,16 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (scope, key)
   );
   `,
+  // 2: the claim on a scope's full sync, shared by every process on the file (see fullSync.ts).
+  `
+  CREATE TABLE sync_leases (
+    scope      TEXT PRIMARY KEY,
+    -- A random id per running sync; only its owner renews or releases the row.
+    owner      TEXT NOT NULL,
+    -- Milliseconds since the epoch; a row past it is free to take (its owner stalled or died).
+    expires_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
@@ -359,6 +369,47 @@ export class ReportCache {
        GROUP BY project HAVING sum(n) > 0 ORDER BY project LIMIT ?`,
     ).all(scope, limit) as { project: string }[];
     return rows.map((row) => row.project);
+  }
+
+  // ---- Sync lease -------------------------------------------------------------------------
+
+  /**
+   * Claims the scope's full sync for `owner` until `nowMs + leaseMs`, in one IMMEDIATE
+   * transaction, so two processes never both win. Answers false while another owner's claim
+   * has not expired; an expired claim (its process died or stalled) is taken over.
+   */
+  acquireSyncLease(scope: string, owner: string, nowMs: number, leaseMs: number): boolean {
+    return this.transaction(() => {
+      const held = this.syncLease(scope);
+      if (held && held.owner !== owner && held.expiresAt > nowMs) return false;
+      this.statement(
+        `INSERT INTO sync_leases (scope, owner, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (scope) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
+      ).run(scope, owner, nowMs + leaseMs);
+      return true;
+    });
+  }
+
+  /** Extends `owner`'s claim; false when it is no longer theirs (expired and taken over, or cleared). */
+  renewSyncLease(scope: string, owner: string, nowMs: number, leaseMs: number): boolean {
+    return (
+      this.statement('UPDATE sync_leases SET expires_at = ? WHERE scope = ? AND owner = ?').run(
+        nowMs + leaseMs,
+        scope,
+        owner,
+      ).changes === 1
+    );
+  }
+
+  releaseSyncLease(scope: string, owner: string): void {
+    this.statement('DELETE FROM sync_leases WHERE scope = ? AND owner = ?').run(scope, owner);
+  }
+
+  /** The scope's claim as stored (possibly expired), or null. */
+  syncLease(scope: string): { owner: string; expiresAt: number } | null {
+    const row = this.statement('SELECT owner, expires_at FROM sync_leases WHERE scope = ?').get(scope) as
+      { owner: string; expires_at: number } | undefined;
+    return row ? { owner: row.owner, expiresAt: row.expires_at } : null;
   }
 
   // ---- Account --------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import { AppFailure, appError, type AppError } from '../../../shared/errors';
 import { normalizeListQuery, type Account, type ListQuery } from '../../../shared/model';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import { ReportServiceClient, type RetryPolicy } from '../api/client';
-import { runFullSync } from '../cache/fullSync';
+import { runFullSync, SYNC_RUNNING_MESSAGE } from '../cache/fullSync';
 import type { ReportCache } from '../cache/reportCache';
 import type { EventHub } from '../events';
 import type { KeyVault } from '../keys/keyVault';
@@ -69,6 +69,8 @@ export interface GatewayOptions {
   fixedConnection?: Omit<Connection, 'scope'>;
   /** Answer reads from the cache when the service cannot be reached (default true; the CLI's --no-cache turns it off). */
   offlineFallback?: boolean;
+  /** How long a full sync's cross-process claim lasts unrenewed (default 20 s; tests shorten it). */
+  syncLeaseMs?: number;
 }
 
 const ACCOUNT_FINGERPRINT = 'account_fingerprint';
@@ -610,17 +612,16 @@ export class Gateway {
     const status = scope
       ? this.options.cache.status(scope)
       : { reportCount: 0, sizeBytes: 0, lastFullSyncAt: null };
-    return { profileId: scope, ...status, syncing: this.sync !== null };
+    // A sync of this scope may be running in another process (its unexpired lease).
+    const lease = scope ? this.options.cache.syncLease(scope) : null;
+    const elsewhere = lease !== null && lease.expiresAt > this.now().getTime();
+    return { profileId: scope, ...status, syncing: this.sync !== null || elsewhere };
   }
 
   private async fullSync(): Promise<SyncSummary> {
     if (this.sync) {
-      throw new AppFailure(
-        appError(
-          'invalid_input',
-          'Reports are already being made available offline. Wait for it to finish or cancel it.',
-        ),
-      );
+      // Same refusal as a sync running in another process (runFullSync's lease).
+      throw new AppFailure(appError('busy', SYNC_RUNNING_MESSAGE, { reason: 'sync_running' }));
     }
     const connection = await this.activeConnection();
     const controller = new AbortController();
@@ -632,6 +633,7 @@ export class Gateway {
         scope: connection.scope,
         signal: controller.signal,
         now: this.now,
+        leaseMs: this.options.syncLeaseMs,
         fetchPage: (page, signal) =>
           client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal }),
         onProgress: (progress) =>

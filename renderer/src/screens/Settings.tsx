@@ -1,6 +1,7 @@
 /** Settings: the offline copy — its size, "Make available offline", and "Clear cache". */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { SyncSummary } from '../../../shared/contract';
 import { ErrorView } from '../components/ErrorView';
 import { ConfirmDialog } from '../components/Modal';
 import { SyncProgressBar } from '../components/Shell';
@@ -59,14 +60,18 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
         {sync.error && (
           <ErrorView
             error={sync.error}
-            title="Making reports available offline failed."
+            title={
+              sync.error.kind === 'busy'
+                ? 'Reports are already being made available offline elsewhere.'
+                : 'Making reports available offline failed.'
+            }
             onRetry={sync.start}
           />
         )}
         {sync.summary && !sync.running && (
           <p className="success" role="status">
             {sync.summary.fetched} reports are available offline ({sync.summary.removed} removed that no
-            longer exist).
+            longer exist).{keptNote(sync.summary.reason)}
           </p>
         )}
         <div className="form-actions">
@@ -99,4 +104,18 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
       )}
     </section>
   );
+}
+
+/** Why the sync removed nothing from the offline copy, when the service's list could not be trusted. */
+function keptNote(reason: SyncSummary['reason']): string {
+  switch (reason) {
+    case null:
+      return '';
+    case 'listing_changed':
+      return ' The reports on the service changed during the download, so nothing was removed from the offline copy; download again to settle it.';
+    case 'paging_ignored':
+      return ' The Report Service seems to ignore paging, so the download stopped early and nothing was removed from the offline copy.';
+    case 'page_limit':
+      return ' The Report Service sent more pages than it has reports, so the download stopped early and nothing was removed from the offline copy.';
+  }
 }
