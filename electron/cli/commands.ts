@@ -65,7 +65,7 @@ export const EXIT_CODES = {
   rateLimited: 7,
   /** Any other service error, a reply we cannot read, the keychain, the data folder. */
   serviceError: 8,
-  /** A sync of the same profile is running in another process: try again once it has finished. */
+  /** A sync of the same profile (or a long profile change) is running in another process: try again once it has finished. */
   busy: 9,
 } as const;
 

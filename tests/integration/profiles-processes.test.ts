@@ -228,6 +228,13 @@ describe.skipIf(
       error: { kind: 'unauthorized' },
     });
     expect(service.requests.length - again).toBe(1);
+
+    // A full sync's first page, likewise: the key changed back, the sync goes through with it.
+    await keytar.setPassword(keychainService, id, KEY_A);
+    service.faults.add({ path: '/api/v1/reports', status: 401, times: 1 });
+    const summary = await services.handlers['cache:sync'](undefined);
+    expect(summary.fetched).toBe(service.reportCount(KEY_A));
+    expect(services.cache.status(id).reportCount).toBe(service.reportCount(KEY_A));
   });
 
   it('keeps the cache when an account without id, uuid or email changes between reads', async () => {

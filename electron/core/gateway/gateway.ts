@@ -255,6 +255,21 @@ export class Gateway {
   }
 
   /**
+   * After a 401: the connection with the key the vault holds now, or null when the key did
+   * not change (or did not come from the vault) and the 401 stands.
+   */
+  private async withRereadKey(connection: Connection): Promise<Connection | null> {
+    if (connection.keyOfProfile === undefined) return null;
+    this.keyCache.delete(connection.keyOfProfile);
+    const profile = this.options.profiles.get(connection.keyOfProfile);
+    if (!profile) return null;
+    const again = await this.connectionFor(profile);
+    if (again.apiKey === connection.apiKey) return null;
+    this.log.info('the key was replaced meanwhile; asking again with the new one');
+    return again;
+  }
+
+  /**
    * Runs a request; on a 401 with a key from the vault, re-reads the key once (another
    * process may have replaced it) and runs the request again only when the key did change.
    */
@@ -265,13 +280,9 @@ export class Gateway {
     try {
       return await request(connection);
     } catch (thrown) {
-      if (!isUnauthorized(thrown) || connection.keyOfProfile === undefined) throw thrown;
-      this.keyCache.delete(connection.keyOfProfile);
-      const profile = this.options.profiles.get(connection.keyOfProfile);
-      if (!profile) throw thrown;
-      const again = await this.connectionFor(profile);
-      if (again.apiKey === connection.apiKey) throw thrown;
-      this.log.info('the key was replaced meanwhile; asking again with the new one');
+      if (!isUnauthorized(thrown)) throw thrown;
+      const again = await this.withRereadKey(connection);
+      if (!again) throw thrown;
       return request(again);
     }
   }
@@ -626,7 +637,22 @@ export class Gateway {
     const connection = await this.activeConnection();
     const controller = new AbortController();
     this.sync = { profileId: connection.scope, controller };
-    const client = this.client(connection);
+    let client = this.client(connection);
+    // A 401 on the first page re-reads the key once (see withCurrentKey); later pages were
+    // already asked with this key, and mixing two keys' listings in one run is never right.
+    const firstPage = async (signal: AbortSignal | undefined) => {
+      const ask = () =>
+        client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page: 1 }, { signal });
+      try {
+        return await ask();
+      } catch (thrown) {
+        if (!isUnauthorized(thrown)) throw thrown;
+        const again = await this.withRereadKey(connection);
+        if (!again) throw thrown;
+        client = this.client(again);
+        return ask();
+      }
+    };
     try {
       const summary = await runFullSync({
         cache: this.options.cache,
@@ -635,7 +661,9 @@ export class Gateway {
         now: this.now,
         leaseMs: this.options.syncLeaseMs,
         fetchPage: (page, signal) =>
-          client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal }),
+          page === 1
+            ? firstPage(signal)
+            : client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal }),
         onProgress: (progress) =>
           this.options.events.emit('sync:progress', { ...progress, profileId: connection.scope }),
       });

@@ -293,7 +293,7 @@ export class ProfileStore {
     if (code === 'SQLITE_BUSY') {
       return new AppFailure(
         appError(
-          'internal',
+          'busy',
           `The profiles are being changed by another ReportDesk window or command, which has not finished within ${PROFILE_LOCK_WAIT_MS / 1000} seconds. Nothing was changed; try again in a moment.`,
         ),
       );
