@@ -2,8 +2,8 @@
  * `npm run stress [-- --seconds N --workers N --seed N]`: several processes share one data dir
  * for a fixed time — app-like processes (one core each) and CLI-like ones (a core per command)
  * — making random profile and key changes, syncs and reads against the reference service,
- * which meanwhile echoes secrets, answers 503s and slow pages, and for half of the run sends an
- * account record without id. Then it checks the invariants:
+ * which meanwhile echoes secrets, answers 503s and slow pages, deletes reports during listings,
+ * now and then ignores `page`, and for half of the run sends an account record without id. Then it checks the invariants:
  *
  *  - profiles.json is the serial application of the acknowledged changes: every acknowledged
  *    add is there unless an acknowledged remove took it, nothing else is there, and each
@@ -72,10 +72,15 @@ const service = await startDemoService({
 });
 note(BENCH, `seed ${seed}, ${workers} processes for ${seconds} s, data dir ${dir.path}`);
 
-// Careless-service behaviour during the run: a 503 and two slow pages every half second.
+// Careless-service behaviour during the run: a 503 and two slow pages every half second; every
+// 2 s a report deleted while a listing is under way; every 5 s, for one tick, `page` ignored.
+let tick = 0;
 const faultTimer = setInterval(() => {
+  tick++;
   service.faults.add({ method: 'GET', path: '/api/v1/reports', status: 503, times: 1 });
   service.faults.add({ method: 'GET', path: '/api/v1/reports', delayMs: 200, passThrough: true, times: 2 });
+  if (tick % 4 === 0) service.faults.deleteDuringListing({ afterPage: 1 });
+  service.faults.ignorePage(tick % 10 === 0);
 }, 500);
 const modeTimer = setTimeout(() => (service.modes.accountWithoutId = true), (seconds * 1000) / 2);
 
