@@ -85,8 +85,11 @@ export class ProfileStore {
   private watcher: FSWatcher | null = null;
   private readonly listeners = new Set<() => void>();
 
-  constructor(file: string, options: { logger?: Logger } = {}) {
+  private readonly lockWaitMs: number;
+
+  constructor(file: string, options: { logger?: Logger; lockWaitMs?: number } = {}) {
     this.file = file;
+    this.lockWaitMs = options.lockWaitMs ?? PROFILE_LOCK_WAIT_MS;
     this.lockFile = profilesLockFile(file);
     this.logger = (options.logger ?? silentLogger).child('profiles');
     this.load();
@@ -273,7 +276,7 @@ export class ProfileStore {
   private underLock<T>(run: () => T): T {
     let db: Database.Database;
     try {
-      db = this.lockDb ??= openLock(this.lockFile);
+      db = this.lockDb ??= openLock(this.lockFile, this.lockWaitMs);
       // Waits (busy_timeout) while another process holds it; the OS frees it if that one dies.
       db.exec('BEGIN IMMEDIATE');
     } catch (error) {
@@ -294,7 +297,7 @@ export class ProfileStore {
       return new AppFailure(
         appError(
           'busy',
-          `The profiles are being changed by another ReportDesk window or command, which has not finished within ${PROFILE_LOCK_WAIT_MS / 1000} seconds. Nothing was changed; try again in a moment.`,
+          `The profiles are being changed by another ReportDesk window or command, which has not finished within ${Math.ceil(this.lockWaitMs / 1000)} seconds. Nothing was changed; try again in a moment.`,
         ),
       );
     }
@@ -435,10 +438,9 @@ function requireIn(state: ProfilesFile, id: string): StoredProfile {
 }
 
 /** The lock: a SQLite file used only for its transaction lock (nothing is ever written to it). */
-function openLock(file: string): Database.Database {
+function openLock(file: string, waitMs: number): Database.Database {
   mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: PROFILE_LOCK_WAIT_MS });
-  return db;
+  return new Database(file, { timeout: waitMs });
 }
 
 function removeQuietly(path: string): void {
