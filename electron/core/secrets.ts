@@ -20,24 +20,74 @@ export const REDACTED = '[redacted]';
 const SECRET_NAME =
   /password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization|^pass$|^pin$|^bearer$/i;
 
+/** Any word of SECRET_NAME anywhere in a JSON text (keys or values): the fast path's test. */
+const SECRET_WORD_IN_JSON =
+  /password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization|"pass"|"pin"|"bearer"/i;
+
 /** Named by the spec: kept whatever the name rule says. */
 const SPEC_FIELDS = new Set(['id', 'url', 'result', 'generated_at', 'privacy', 'project', 'results']);
 
 /** Spec fields whose values are identities, enumerations or dates: not rewritten by value. */
 const VALUE_RULE_EXEMPT = new Set(['id', 'result', 'generated_at', 'privacy', 'results']);
 
+/** Field names repeat in every record: each is judged once (bounded, so a hostile service cannot grow it). */
+const nameVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_NAMES = 10_000;
+
 /** True for a field name that looks like it holds a secret (the spec's own fields never do). */
 export function isSecretFieldName(name: string): boolean {
-  return !SPEC_FIELDS.has(name) && SECRET_NAME.test(name);
+  let verdict = nameVerdicts.get(name);
+  if (verdict === undefined) {
+    verdict = !SPEC_FIELDS.has(name) && SECRET_NAME.test(name);
+    if (nameVerdicts.size < MAX_REMEMBERED_NAMES) nameVerdicts.set(name, verdict);
+  }
+  return verdict;
 }
 
 /**
  * A copy of `value` without secrets (see the module comment); `extraSecrets` adds values known
  * only to the caller. Parts that need no change are shared, not copied.
  */
-export function scrubSecrets<T>(value: T, extraSecrets: Iterable<string> = []): T {
-  const known = [...registeredSecrets(), ...[...extraSecrets].filter((secret) => secret.length >= 4)];
+export function scrubSecrets<T>(value: T, extraSecrets: readonly string[] = []): T {
+  const registered = registeredSecrets();
+  const known =
+    extraSecrets.length === 0
+      ? registeredList(registered)
+      : [...registered, ...extraSecrets.filter((secret) => secret.length >= 4)];
   return scrub(value, known) as T;
+}
+
+/** The registry as an array, rebuilt only when it grew (it only ever grows). */
+let registeredCopy: { size: number; list: string[] } = { size: -1, list: [] };
+function registeredList(registered: ReadonlySet<string>): string[] {
+  if (registeredCopy.size !== registered.size)
+    registeredCopy = { size: registered.size, list: [...registered] };
+  return registeredCopy.list;
+}
+
+/**
+ * False only when a JSON text certainly holds no secret: no secret-looking word, no known
+ * secret (as is, JSON-escaped, or with "/" escaped as PHP does), and no \u escape that could
+ * spell either. Almost every reply is such a text, and then the record walk is skipped.
+ */
+export function textMayHoldSecrets(text: string): boolean {
+  if (text.includes('\\u') || SECRET_WORD_IN_JSON.test(text)) return true;
+  return secretNeedles().some((needle) => text.includes(needle));
+}
+
+/** Each registered secret as it may appear in a JSON text; rebuilt only when the registry grew. */
+let needles: { size: number; list: string[] } = { size: -1, list: [] };
+function secretNeedles(): string[] {
+  const registered = registeredSecrets();
+  if (needles.size !== registered.size) {
+    const list = new Set<string>();
+    for (const secret of registered) {
+      const escaped = JSON.stringify(secret).slice(1, -1);
+      list.add(secret).add(escaped).add(escaped.replaceAll('/', '\\/'));
+    }
+    needles = { size: registered.size, list: [...list] };
+  }
+  return needles.list;
 }
 
 /** `text` with every known secret cut out. */

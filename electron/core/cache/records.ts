@@ -2,7 +2,7 @@
  * Pure helpers for what goes into the cache: the id sort key and the secret stripping.
  * Kept apart from the SQLite code so they can be tested without a database.
  */
-import { scrubSecrets } from '../secrets';
+import { scrubSecrets, textMayHoldSecrets } from '../secrets';
 
 /**
  * The JSON text the cache stores for a record: scrubbed of secrets (by name and by value, see
@@ -10,7 +10,9 @@ import { scrubSecrets } from '../secrets';
  */
 export function recordJson(record: { id: unknown }): string {
   const plain = typeof record.id === 'string' ? record : { ...record, id: String(record.id) };
-  return JSON.stringify(scrubSecrets(plain));
+  const json = JSON.stringify(plain);
+  // Almost no record holds anything secret-looking: the walk runs only when the text shows it.
+  return textMayHoldSecrets(json) ? JSON.stringify(scrubSecrets(plain)) : json;
 }
 
 /** A copy of `value` without secret-looking fields nor any secret this process knows. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toAccount, toReport } from '../../../electron/core/api/responses';
+import { parseJsonBody, toAccount, toReport, toReportPage } from '../../../electron/core/api/responses';
+import { recordJson } from '../../../electron/core/cache/records';
 import { registerSecret } from '../../../electron/core/log';
 import { REDACTED, isSecretFieldName, scrubSecrets } from '../../../electron/core/secrets';
 
@@ -102,5 +103,35 @@ describe('scrubSecrets', () => {
     expect(report).toMatchObject({ id: '5', privacy: 2, protection: { hint: `not ${REDACTED}` } });
     const account = toAccount({ data: { id: 1, email: 'a@example.com', token: KEY, note: KEY } }, 200);
     expect(account).toEqual({ id: 1, email: 'a@example.com' });
+  });
+
+  it('finds secrets through the fast path of reply texts, however the service escapes them', () => {
+    const slashKey = 'scrub-test/slash/Key-77Aa';
+    registerSecret(slashKey);
+    // PHP escapes "/" as "\/"; a \u escape can spell a name or a secret.
+    const php = `{"data":{"id":1,"note":${JSON.stringify(slashKey).replaceAll('/', '\\/')}}}`;
+    expect(toAccount(parseJsonBody(200, php), 200)).toEqual({ id: 1 });
+    const spelled = '{"data":{"id":2,"\\u0074oken":"abc123xyz"}}';
+    expect(toAccount(parseJsonBody(200, spelled), 200)).toEqual({ id: 2 });
+    const page = toReportPage(
+      parseJsonBody(200, `[{"id":3,"url":"https://a.example/${KEY}","result":"good"}]`),
+      { page: 1, perPage: 10 },
+      200,
+    );
+    expect(page.reports[0].url).toBe(`https://a.example/${REDACTED}`);
+    // A clean text keeps its records as they are.
+    const clean = toReportPage(
+      parseJsonBody(200, '[{"id":4,"url":"https://b.example","result":"bad"}]'),
+      { page: 1, perPage: 10 },
+      200,
+    );
+    expect(clean.reports[0]).toMatchObject({ id: '4', url: 'https://b.example', result: 'bad' });
+  });
+
+  it('the cache text of a record holds no secret either', () => {
+    registerSecret(KEY);
+    expect(recordJson({ id: 9, url: 'https://c.example', echo: { token: KEY, note: `k=${KEY}` } })).toBe(
+      JSON.stringify({ id: '9', url: 'https://c.example', echo: { note: `k=${REDACTED}` } }),
+    );
   });
 });
