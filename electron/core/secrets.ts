@@ -20,9 +20,13 @@ export const REDACTED = '[redacted]';
 const SECRET_NAME =
   /password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization|^pass$|^pin$|^bearer$/i;
 
-/** Any word of SECRET_NAME anywhere in a JSON text (keys or values): the fast path's test. */
-const SECRET_WORD_IN_JSON =
-  /password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization|"pass"|"pin"|"bearer"/i;
+/**
+ * A key of a JSON text that SECRET_NAME may match: the fast path's test. Values are not looked
+ * at (URLs such as ".../reset-password" are common); sound as long as no key holds an escaped
+ * quote, which textMayHoldSecrets checks first.
+ */
+const SECRET_KEY_IN_JSON =
+  /"[^"]*(?:password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization)[^"]*"\s*:|"(?:pass|pin|bearer)"\s*:/i;
 
 /** Named by the spec: kept whatever the name rule says. */
 const SPEC_FIELDS = new Set(['id', 'url', 'result', 'generated_at', 'privacy', 'project', 'results']);
@@ -66,12 +70,12 @@ function registeredList(registered: ReadonlySet<string>): string[] {
 }
 
 /**
- * False only when a JSON text certainly holds no secret: no secret-looking word, no known
- * secret (as is, JSON-escaped, or with "/" escaped as PHP does), and no \u escape that could
- * spell either. Almost every reply is such a text, and then the record walk is skipped.
+ * False only when a JSON text certainly holds no secret: no secret-looking key, no known
+ * secret (as is, JSON-escaped, or with "/" escaped as PHP does), and no \u escape or escaped
+ * quote that could hide either. Almost every reply is such a text, and then the record walk is skipped.
  */
 export function textMayHoldSecrets(text: string): boolean {
-  if (text.includes('\\u') || SECRET_WORD_IN_JSON.test(text)) return true;
+  if (text.includes('\\u') || text.includes('\\"') || SECRET_KEY_IN_JSON.test(text)) return true;
   return secretNeedles().some((needle) => text.includes(needle));
 }
 
