@@ -130,7 +130,8 @@ describe('scrubSecrets', () => {
 
   it('the cache text of a record holds no secret either', () => {
     registerSecret(KEY);
-    expect(recordJson({ id: 9, url: 'https://c.example', echo: { token: KEY, note: `k=${KEY}` } })).toBe(
+    const record = { id: 9, url: 'https://c.example', echo: { token: KEY, note: `k=${KEY}` } };
+    expect(recordJson(record)).toBe(
       JSON.stringify({ id: '9', url: 'https://c.example', echo: { note: `k=${REDACTED}` } }),
     );
   });
