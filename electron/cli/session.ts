@@ -163,6 +163,7 @@ export class CliSession {
     const { io, options } = this;
     const dataDir = resolveDataDir(text(options, 'data-dir'), io.env);
     const client = clientOptions(options, io.env);
+    const leaseMs = syncLeaseMs(io.env);
     const logger =
       options.verbose === true
         ? createLogger(PROGRAM, (line) => io.stderr.write(line + '\n'), 'debug')
@@ -184,7 +185,7 @@ export class CliSession {
         fixedConnection,
         offlineFallback: options['no-cache'] !== true,
         demo: false,
-        syncLeaseMs: syncLeaseMs(io.env),
+        syncLeaseMs: leaseMs,
       });
     } catch (thrown) {
       if (thrown instanceof AppFailure) throw thrown;

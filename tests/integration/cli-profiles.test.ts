@@ -342,6 +342,8 @@ describe('the offline cache', () => {
       removed: 0,
       pages: 1,
       completedAt: clock.toISOString(),
+      pruned: true,
+      reason: null,
     });
   });
 

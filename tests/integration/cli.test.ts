@@ -260,6 +260,14 @@ describe('usage (exit 2, nothing sent)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/REPORT_DESK_RETRY_BASE_MS must be a whole number/);
   });
+
+  it('a bad sync lease knob is a usage error', async () => {
+    const run = await cli(['cache', 'status'], { env: { REPORT_DESK_SYNC_LEASE_MS: '5' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^REPORT_DESK_SYNC_LEASE_MS must be a whole number of milliseconds, 100 or more\./,
+    );
+  });
 });
 
 describe('help', () => {

@@ -129,6 +129,16 @@ async function churn(n: number): Promise<void> {
   }
 }
 
+/** Runs `work` against a slow service (every request waits LATENCY_MS); set-up and checks stay fast. */
+async function slowly<T>(work: () => Promise<T>): Promise<T> {
+  service.faults.setLatency(LATENCY_MS);
+  try {
+    return await work();
+  } finally {
+    service.faults.setLatency(0);
+  }
+}
+
 function listRequests(): number {
   return service.requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/reports').length;
 }
@@ -164,24 +174,19 @@ describe('one full sync per profile across processes', () => {
   it.each([2, 3])(
     '%i concurrent `cache sync` runs, five times: one at a time, the cache equals the service every time',
     async (processes) => {
-      service.faults.setLatency(LATENCY_MS);
       const outcomes: string[] = [];
-      try {
-        for (let round = 0; round < 5; round++) {
-          await churn(3);
-          const runs = await Promise.all(
-            Array.from({ length: processes }, () => cli(['cache', 'sync', '--json'])),
-          );
-          const results = runs.map(expectOkOrRefused);
-          expect(results).toContain('ok');
-          outcomes.push(...results);
-          for (const run of runs.filter((r) => r.code === 0)) {
-            expect(JSON.parse(run.stdout)).toMatchObject({ pruned: true, reason: null });
-          }
-          expect(cachedIds()).toEqual(await serviceIds());
+      for (let round = 0; round < 5; round++) {
+        await churn(3);
+        const runs = await slowly(() =>
+          Promise.all(Array.from({ length: processes }, () => cli(['cache', 'sync', '--json']))),
+        );
+        const results = runs.map(expectOkOrRefused);
+        expect(results).toContain('ok');
+        outcomes.push(...results);
+        for (const run of runs.filter((r) => r.code === 0)) {
+          expect(JSON.parse(run.stdout)).toMatchObject({ pruned: true, reason: null });
         }
-      } finally {
-        service.faults.setLatency(0);
+        expect(cachedIds()).toEqual(await serviceIds());
       }
       // The runs did overlap: at least one was refused over the five rounds.
       expect(outcomes).toContain('refused');
@@ -190,39 +195,34 @@ describe('one full sync per profile across processes', () => {
   );
 
   it('the app (gateway) racing a CLI sync, five times: one refused or both after each other, the cache equals the service', async () => {
-    service.faults.setLatency(LATENCY_MS);
     let refusals = 0;
-    try {
-      for (let round = 0; round < 5; round++) {
-        await churn(3);
-        const [app, run] = await Promise.all([appSync(), cli(['cache', 'sync', '--json'])]);
-        const cliOutcome = expectOkOrRefused(run);
-        if (!app.ok) {
-          // The core's own sentence, as the renderer shows it.
-          expect(app.error).toMatchObject({
-            kind: 'busy',
-            reason: 'sync_running',
-            message:
-              'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.',
-          });
-          refusals++;
-        } else {
-          expect(app.value).toMatchObject({ pruned: true, reason: null });
-        }
-        if (cliOutcome === 'refused') refusals++;
-        expect(app.ok || cliOutcome === 'ok').toBe(true);
-        expect(cachedIds()).toEqual(await serviceIds());
+    for (let round = 0; round < 5; round++) {
+      await churn(3);
+      const [app, run] = await slowly(() => Promise.all([appSync(), cli(['cache', 'sync', '--json'])]));
+      const cliOutcome = expectOkOrRefused(run);
+      if (!app.ok) {
+        // The core's own sentence, as the renderer shows it.
+        expect(app.error).toMatchObject({
+          kind: 'busy',
+          reason: 'sync_running',
+          message:
+            'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.',
+        });
+        refusals++;
+      } else {
+        expect(app.value).toMatchObject({ pruned: true, reason: null });
       }
-    } finally {
-      service.faults.setLatency(0);
+      if (cliOutcome === 'refused') refusals++;
+      expect(app.ok || cliOutcome === 'ok').toBe(true);
+      expect(cachedIds()).toEqual(await serviceIds());
     }
     expect(refusals).toBeGreaterThan(0);
   }, 180_000);
 
   it('after a kill -9 of the process holding the sync, the next sync succeeds once the lease runs out', async () => {
     const leaseMs = 3_000;
-    service.faults.setLatency(LATENCY_MS);
     await churn(3);
+    service.faults.setLatency(LATENCY_MS);
     const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', 'cache', 'sync'], {
       cwd: ROOT,
       env: { ...process.env, ...env({ REPORT_DESK_SYNC_LEASE_MS: String(leaseMs) }) },

@@ -205,4 +205,194 @@ describe('runFullSync', () => {
     expect(all.total).toBe(count);
     expect(all.reports.at(-1)?.id).toBe(String(count));
   });
+
+  describe('prunes only after a consistent listing', () => {
+    const stale = { id: '9999', url: 'https://gone.example' };
+
+    it('keeps unseen rows when the total changes between pages, and the next sync settles it', async () => {
+      const reports = generateReports(300);
+      cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
+      const summary = await runFullSync({
+        cache,
+        scope: 'p',
+        fetchPage: async (page) => ({ ...pageOf(reports, page), total: page === 3 ? 299 : 300 }),
+      });
+      expect(summary).toMatchObject({ fetched: 300, removed: 0, pruned: false, reason: 'listing_changed' });
+      expect(cache.getReport('p', '9999')).not.toBeNull();
+      const settled = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) });
+      expect(settled).toMatchObject({ removed: 1, pruned: true, reason: null });
+      expect(cache.getReport('p', '9999')).toBeNull();
+    });
+
+    it('keeps unseen rows when the pages do not join up (an id seen again)', async () => {
+      const reports = generateReports(250);
+      cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
+      const summary = await runFullSync({
+        cache,
+        scope: 'p',
+        // Page 2 starts with the last report of page 1: something shifted the offsets.
+        fetchPage: async (page) => {
+          const served = pageOf(reports, page);
+          if (page === 2) served.reports = [reports[99], ...served.reports.slice(0, 99)];
+          return served;
+        },
+      });
+      expect(summary).toMatchObject({ pruned: false, reason: 'listing_changed' });
+      expect(cache.getReport('p', '9999')).not.toBeNull();
+    });
+
+    it('a resumed sync keeps what its earlier pass saw and checks the listing against that pass', async () => {
+      const reports = generateReports(300);
+      cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
+      const controller = new AbortController();
+      await runFullSync({
+        cache,
+        scope: 'p',
+        signal: controller.signal,
+        fetchPage: async (page) => {
+          if (page === 2) controller.abort();
+          return pageOf(reports, page);
+        },
+      }).catch(() => undefined);
+      expect(cache.status('p').reportCount).toBe(101);
+
+      // The resumed pass sees pages 2 and 3 only; page 1's rows were seen by the same sync.
+      const summary = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) });
+      expect(summary).toMatchObject({ fetched: 300, removed: 1, pruned: true });
+      expect(cache.status('p').reportCount).toBe(300);
+      expect(cache.getReport('p', '1')).not.toBeNull();
+
+      // A total that differs from the earlier pass's first page is a changed listing.
+      cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
+      const again = new AbortController();
+      await runFullSync({
+        cache,
+        scope: 'p',
+        signal: again.signal,
+        fetchPage: async (page) => {
+          if (page === 2) again.abort();
+          return pageOf(reports, page);
+        },
+      }).catch(() => undefined);
+      const shrunk = reports.slice(0, 290);
+      const resumed = await runFullSync({
+        cache,
+        scope: 'p',
+        fetchPage: async (page) => pageOf(shrunk, page),
+      });
+      expect(resumed).toMatchObject({ pruned: false, reason: 'listing_changed' });
+      expect(cache.getReport('p', '9999')).not.toBeNull();
+    });
+
+    it('stops a service that ignores the page after two requests, pruning nothing', async () => {
+      const reports = generateReports(500);
+      cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
+      const asked: number[] = [];
+      const summary = await runFullSync({
+        cache,
+        scope: 'p',
+        fetchPage: async (page) => (asked.push(page), { ...pageOf(reports, 1), page }),
+      });
+      expect(asked).toEqual([1, 2]);
+      expect(summary).toMatchObject({
+        fetched: 100,
+        pages: 1,
+        removed: 0,
+        pruned: false,
+        reason: 'paging_ignored',
+      });
+      expect(cache.getReport('p', '9999')).not.toBeNull();
+      // Not a full sync: its time is not recorded, and the next one starts afresh.
+      expect(cache.status('p').lastFullSyncAt).toBeNull();
+      const next: number[] = [];
+      await runFullSync({
+        cache,
+        scope: 'p',
+        fetchPage: async (page) => (next.push(page), pageOf(reports, page)),
+      });
+      expect(next[0]).toBe(1);
+    });
+
+    it('never asks for more pages than the total implies plus one, nor past the hard maximum', async () => {
+      const endless = (page: number) => pageOf(generateReports(100, page * 100), 1);
+      const asked: number[] = [];
+      const bounded = await runFullSync({
+        cache,
+        scope: 'p',
+        fetchPage: async (page) => (asked.push(page), { ...endless(page), page, total: 250, lastPage: null }),
+      });
+      expect(asked).toEqual([1, 2, 3, 4]);
+      expect(bounded).toMatchObject({ pruned: false, reason: 'page_limit' });
+
+      const blind: number[] = [];
+      const capped = await runFullSync({
+        cache,
+        scope: 'q',
+        maxPages: 7,
+        fetchPage: async (page) => (
+          blind.push(page),
+          { ...endless(page), page, total: null, lastPage: null }
+        ),
+      });
+      expect(blind).toHaveLength(7);
+      expect(capped).toMatchObject({ pruned: false, reason: 'page_limit' });
+    });
+  });
+
+  describe('one sync per scope', () => {
+    it('refuses a second sync of the scope while the first runs, not one of another scope', async () => {
+      const reports = generateReports(300);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const first = runFullSync({
+        cache,
+        scope: 'p',
+        fetchPage: async (page) => {
+          await gate;
+          return pageOf(reports, page);
+        },
+      });
+      const second = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) }).catch(
+        (e: unknown) => e,
+      );
+      expect((second as AppFailure).error).toMatchObject({
+        kind: 'busy',
+        reason: 'sync_running',
+        message:
+          'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.',
+      });
+      await expect(runFullSync({ cache, scope: 'other', fetchPage: serve(reports) })).resolves.toMatchObject({
+        pruned: true,
+      });
+      release();
+      await expect(first).resolves.toMatchObject({ fetched: 300, pruned: true });
+      // Released at the end: the next sync of the scope runs.
+      expect(cache.syncLease('p')).toBeNull();
+      await expect(runFullSync({ cache, scope: 'p', fetchPage: serve(reports) })).resolves.toMatchObject({
+        pruned: true,
+      });
+    });
+
+    it('a run whose lease was taken over stops without pruning or clearing the progress', async () => {
+      const reports = generateReports(300);
+      cache.putReports('p', [{ id: '9999', url: 'https://gone.example' }], '2024-01-01T00:00:00Z');
+      const summary = runFullSync({
+        cache,
+        scope: 'p',
+        leaseMs: 1_000,
+        fetchPage: async (page) => {
+          // Another process found the lease expired (its clock past it) and took the sync over.
+          if (page === 2)
+            expect(cache.acquireSyncLease('p', 'someone-else', Date.now() + 5_000, 1_000)).toBe(true);
+          return pageOf(reports, page);
+        },
+      });
+      const thrown = await summary.catch((e: unknown) => e);
+      expect((thrown as AppFailure).error).toMatchObject({ kind: 'busy', reason: 'sync_taken_over' });
+      expect(cache.getReport('p', '9999')).not.toBeNull();
+      // Its progress stays for the new owner to resume; the new owner's claim is untouched.
+      expect(cache.getMeta('p', 'sync_next_page')).toBe('2');
+      expect(cache.syncLease('p')?.owner).toBe('someone-else');
+    });
+  });
 });
