@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,6 +255,8 @@ describe.skipIf(
     freshDataDir();
     service.modes.echoSecrets = true;
     const password = `echo-pass-${randomUUID()}`;
+    // An open core keeps the cache's WAL file in place, so the byte search covers it too.
+    const services = await openServices();
     const runs: CliRun[] = [];
     const run = async (args: string[], stdin = '') => {
       const result = await cli(args, stdin);
@@ -291,6 +293,8 @@ describe.skipIf(
       headers: { Authorization: `Bearer ${KEY_A}`, Accept: 'application/json' },
     });
     expect(await echoed.text()).toContain(KEY_A);
+    await services.handlers['reports:list']({ per_page: 10 });
+    expect(existsSync(`${dataPaths(dataDir).cache}-wal`)).toBe(true);
     const outputs = runs.flatMap((r) => [r.stdout, r.stderr]);
     expect(findSecrets(dataDir, [KEY_A, password, password + '-2'], outputs)).toEqual([]);
     expect(created.stdout).toContain('https://secret-echo.example');

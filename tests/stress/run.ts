@@ -122,7 +122,13 @@ function runWorker(kind: 'app' | 'cli', index: number): Promise<number> {
     while ((newline = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, newline);
       buffered = buffered.slice(newline + 1);
-      const parsed = JSON.parse(line) as Ack | { worker: string; done: Record<string, number> };
+      let parsed: Ack | { worker: string; done: Record<string, number> };
+      try {
+        parsed = JSON.parse(line) as typeof parsed;
+      } catch {
+        violation(`process ${index} printed something that is not a JSON line: ${line.slice(0, 120)}`);
+        continue;
+      }
       if ('done' in parsed) {
         for (const [what, n] of Object.entries(parsed.done)) done[what] = (done[what] ?? 0) + n;
       } else acks.push(parsed);
@@ -281,5 +287,7 @@ for (const text of violations) note(BENCH, `violation: ${text}`);
 
 await service.stop();
 for (const id of entries.keys()) await keytar.deletePassword(keychainService, id).catch(() => false);
-dir.remove();
+// Kept when something is wrong, for a look at the files.
+if (violations.length === 0) dir.remove();
+else note(BENCH, `the data dir is kept: ${dir.path}`);
 process.exit(violations.length === 0 ? 0 : 1);
