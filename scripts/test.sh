@@ -21,6 +21,8 @@ step "format"; npm run -s format:check
 step "build"; npm run -s build
 step "unit and integration tests (real keychain, SQLite, HTTP)"; ./scripts/with-keyring.sh npm run -s test:unit -- $(vitest_json unit)
 step "reliability and security"; ./scripts/with-keyring.sh npm run -s test:reliability -- $(vitest_json reliability)
+# Several processes on one data dir for 10 s, then the invariants; exit 1 on any violation.
+step "stress (processes sharing a data dir)"; ./scripts/with-keyring.sh npm run -s stress -- --seconds 10
 step "UI end-to-end in Chromium (browser preview)"; PLAYWRIGHT_JSON_OUTPUT_FILE="$PWD/$results/e2e.json" ./scripts/with-keyring.sh npm run -s test:e2e -- --reporter=list,json
 step "Electron end-to-end"
 export PLAYWRIGHT_JSON_OUTPUT_FILE="$PWD/$results/electron.json"

@@ -54,7 +54,7 @@ import {
   toJson,
 } from './format';
 import { PROFILE_COMMANDS } from './profileCommands';
-import { CliSession, RETRY_BASE_ENV, SYNC_LEASE_ENV } from './session';
+import { CliSession, KEYCHAIN_SERVICE_ENV, RETRY_BASE_ENV, SYNC_LEASE_ENV } from './session';
 
 export type { CliIo } from './context';
 
@@ -68,7 +68,7 @@ export const EXIT_CODES = {
   rateLimited: 7,
   /** Any other service error, a reply we cannot read, the keychain, the data folder. */
   serviceError: 8,
-  /** A sync of the same profile is running in another process: try again once it has finished. */
+  /** A sync of the same profile (or a long profile change) is running in another process: try again once it has finished. */
   busy: 9,
 } as const;
 
@@ -443,13 +443,17 @@ Environment:
   ${RETRY_BASE_ENV}  first retry delay in milliseconds (default 300; tests set it low)
   ${SYNC_LEASE_ENV}  how long a cache sync's claim outlives a killed process, in
                              milliseconds (default 20000; tests set it low)
+  ${KEYCHAIN_SERVICE_ENV}
+                             the keychain service of the API keys (default ReportDesk,
+                             the desktop app's; tests give each run its own)
 
 Exit codes:
   0 success   2 invalid usage or input   3 key rejected or missing   4 not found
   5 input rejected by the service   6 network error, time-out, or offline
   7 still rate-limited after retries
   8 other service error or bad response, or the system keychain could not be used
-  9 a cache sync of the same profile is already running in another window or command`;
+  9 a cache sync of the same profile is already running in another window or command,
+    or another one kept the profiles locked for over 10 seconds`;
 
 export const GRAMMAR: Grammar<CliCommand> = {
   program: PROGRAM,

@@ -13,12 +13,19 @@ import { normalizeBaseUrl } from '../core/api/baseUrl';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
 import type { EventHub } from '../core/events';
 import type { GatewayOptions } from '../core/gateway/gateway';
+import { KeytarKeyStore } from '../core/keys/keyStore';
 import { createLogger, registerSecret } from '../core/log';
 import type { StoredProfile } from '../core/profiles/profileStore';
 import { createCoreServices, type CoreServices } from '../core/services';
 import { UsageError, type OptionValues } from './args';
 import { PROGRAM, text, type CliIo } from './context';
 import { resolveDataDir } from './dataDir';
+
+/**
+ * The keychain service name (default "ReportDesk", the desktop app's): tests and stress runs
+ * give each run its own, so entries of concurrent runs are never mixed up.
+ */
+export const KEYCHAIN_SERVICE_ENV = 'REPORT_DESK_KEYCHAIN_SERVICE';
 
 /** Test knob: the first retry delay in ms (the client's default is 300). */
 export const RETRY_BASE_ENV = 'REPORT_DESK_RETRY_BASE_MS';
@@ -166,7 +173,11 @@ export class CliSession {
       const services = await createCoreServices({
         dataDir,
         fetch: io.fetch ?? globalThis.fetch,
-        keyStore: io.keyStore,
+        keyStore:
+          io.keyStore ??
+          (io.env[KEYCHAIN_SERVICE_ENV]
+            ? new KeytarKeyStore({ service: io.env[KEYCHAIN_SERVICE_ENV] })
+            : undefined),
         logger,
         now: io.now,
         client,

@@ -57,6 +57,14 @@ export function withoutSecret(text: string, secret: string): string {
   return text.replace(word, REDACTED);
 }
 
+/**
+ * Every registered value long enough to be cut out of any text (the record scrubber,
+ * ../secrets.ts, removes them too); shorter ones are redacted only as whole values.
+ */
+export function registeredSecrets(): ReadonlySet<string> {
+  return longSecrets;
+}
+
 /** One raw value (before any escaping): every registered secret out of it. */
 export function redact(text: string): string {
   if (shortSecrets.has(text.trim())) return REDACTED;

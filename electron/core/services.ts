@@ -106,6 +106,8 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   if (dropped > 0)
     logger.info('dropped cache rows under unsalted scopes; they are synced again', { dropped });
   const profiles = new ProfileStore(paths.profiles, { logger });
+  // Other processes (CLI runs, a second window) change profiles too: notice it at once.
+  profiles.watch();
   const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore({ logger }));
   const gateway = new Gateway({
     profiles,
@@ -139,6 +141,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
       if (closed) return;
       closed = true;
       await gateway.close();
+      profiles.close();
       cache.close();
     },
   };

@@ -53,6 +53,19 @@ export interface FaultRule {
   times?: number;
 }
 
+/**
+ * Ways a careless service behaves that the client must survive (switched on per run, or later
+ * through `DemoService.modes`):
+ *  - echoSecrets: the account record carries `token` equal to the caller's key; created and
+ *    updated reports carry `password_confirmation` and `protection: { pass }` with the password.
+ *  - accountWithoutId: the account record has no id, uuid nor email, and a counter in it
+ *    changes on every read.
+ */
+export interface SecretAndAccountModes {
+  echoSecrets: boolean;
+  accountWithoutId: boolean;
+}
+
 export interface FaultController {
   add(rule: FaultRule): void;
   /** Removes every rule and turns every mode below off. */
@@ -95,6 +108,8 @@ export interface DemoServiceOptions {
   dataFile?: string;
   /** Clock for created and updated reports and the seed data's anchor day. */
   now?: () => Date;
+  /** Careless-service modes (default: all off). */
+  modes?: Partial<SecretAndAccountModes>;
 }
 
 export interface DemoService {
@@ -104,6 +119,8 @@ export interface DemoService {
   apiKey: string;
   accounts: DemoAccount[];
   faults: FaultController;
+  /** Careless-service modes; change them at any time. */
+  modes: SecretAndAccountModes;
   /** Every request received, in order. */
   requests: RecordedRequest[];
   reportCount(apiKey?: string): number;
@@ -258,6 +275,8 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     now: options.now ?? (() => new Date()),
   });
   const faults = new FaultList();
+  const modes: SecretAndAccountModes = { echoSecrets: false, accountWithoutId: false, ...options.modes };
+  let accountReads = 0;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   /** Fault delays in progress: stop() ends them so no handler runs after it. */
@@ -282,6 +301,10 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     if (!data) throw new Error('No demo account has that API key.');
     return data;
   };
+
+  function bearerKey(req: IncomingMessage): string | undefined {
+    return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  }
 
   function accountFromHeader(req: IncomingMessage): AccountData | undefined {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
@@ -330,7 +353,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
       return send(res, message(413, 'The request body is larger than 1 MB. Send a smaller request.'));
     }
     const input = () => parseBody(body, req.headers['content-type'] ?? '');
-    send(res, route(method, url, input, account, req.headers.host));
+    send(res, carelessAnswer(route(method, url, input, account, req.headers.host), method, url, input, req));
   }
 
   function route(
@@ -410,6 +433,33 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     return updated ? { status: 200, body: { data: reportJson(updated) } } : REPORT_NOT_FOUND;
   }
 
+  /** The careless-service modes, applied to what the faithful service answered. */
+  function carelessAnswer(
+    reply: Reply,
+    method: string,
+    url: URL,
+    readInput: () => InputBag | 'invalid-json',
+    req: IncomingMessage,
+  ): Reply {
+    const data = reply.body?.data;
+    if (reply.status >= 300 || typeof data !== 'object' || data === null || Array.isArray(data)) return reply;
+    let record = data as JsonBody;
+    if (url.pathname.startsWith(`${API_PREFIX}/account`)) {
+      if (modes.accountWithoutId) {
+        const { id: _id, uuid: _uuid, email: _email, ...rest } = record;
+        record = { ...rest, reads: ++accountReads, checked_at: new Date().toISOString() };
+      }
+      if (modes.echoSecrets) record = { ...record, token: bearerKey(req) };
+    } else if (modes.echoSecrets && (method === 'POST' || method === 'PUT' || method === 'PATCH')) {
+      const input = readInput();
+      const password = input === 'invalid-json' ? undefined : input.password;
+      if (typeof password === 'string' && password !== '') {
+        record = { ...record, password_confirmation: password, protection: { pass: password } };
+      }
+    }
+    return { ...reply, body: { ...reply.body, data: record } };
+  }
+
   /** The deleteDuringListing fault: after its page was served (the answer is already built). */
   function deleteDuringListing(account: AccountData, params: ListParams): void {
     const deletion = faults.deletion;
@@ -443,6 +493,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     apiKey: accounts[0].apiKey,
     accounts,
     faults,
+    modes,
     requests,
     reportCount: (apiKey) => dataFor(apiKey).reports.size,
     seedReports: (n, apiKey) => {

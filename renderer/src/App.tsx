@@ -10,7 +10,7 @@ import { SyncProvider, ToastProvider, useSync, useToasts } from './lib/appState'
 import { onEvent } from './lib/bridge';
 import {
   applyConnectivity,
-  queryKeys,
+  applyProfilesChanged,
   refreshProfileData,
   useActiveProfileId,
   useConnectivity,
@@ -100,7 +100,7 @@ function CoreEvents() {
     window.addEventListener('keydown', onKey);
     const unsubscribe = [
       onEvent('connectivity:changed', (state) => applyConnectivity(client, state)),
-      onEvent('profiles:changed', (state) => client.setQueryData(queryKeys.profiles, state)),
+      onEvent('profiles:changed', (state) => applyProfilesChanged(client, state)),
       onEvent('app:navigate', ({ path, notice }) => {
         navigate(path);
         // A link that could not be opened as asked (e.g. its profile is missing) says why.

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../../electron/core/log';
-import { ProfileStore } from '../../electron/core/profiles/profileStore';
+import Database from 'better-sqlite3';
+import { ProfileStore, profilesLockFile } from '../../electron/core/profiles/profileStore';
 import { AppFailure, type AppError } from '../../shared/errors';
 import { skipWhen } from '../helpers/skip';
 
@@ -56,7 +57,8 @@ describe('ProfileStore', () => {
     const a = store.add(input('A'));
     store.update(a.id, { baseUrl: 'https://other.example.com' });
     store.add(input('B'));
-    expect(readdirSync(join(dir, 'data'))).toEqual(['profiles.json']);
+    // profiles.lock is the cross-process lock (an empty SQLite file), kept for the next change.
+    expect(readdirSync(join(dir, 'data')).sort()).toEqual(['profiles.json', 'profiles.lock']);
   });
 
   it('refuses a duplicate name, whatever its case, on add and on rename', () => {
@@ -152,5 +154,61 @@ describe('ProfileStore', () => {
     expect(error.kind).toBe('internal');
     expect(error.message).toMatch(/could not be saved/);
     expect(store.list().map((p) => p.name)).toEqual(['A']);
+  });
+
+  it('applies every change to the file as it is now, not to an older copy in memory', () => {
+    const app = new ProfileStore(file);
+    const cli = new ProfileStore(file);
+    const kept = app.add(input('Kept'));
+    const doomed = app.add(input('Doomed'));
+    // Another handle (another process, in effect) removes one and adds one…
+    cli.remove(doomed.id);
+    cli.add(input('FromCli'));
+    // …and a rename through the first handle keeps both changes.
+    app.update(kept.id, { name: 'Renamed' });
+    expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['Renamed', 'FromCli']);
+    expect(app.get(doomed.id)).toBeUndefined();
+    expect(failureOf(() => app.setActive(doomed.id)).kind).toBe('not_found');
+    // A name taken by the other handle is refused, though this one never saw it being added.
+    expect(failureOf(() => app.add(input('fromcli'))).kind).toBe('invalid_input');
+  });
+
+  it('tells listeners about changes made through another handle, not about its own', async () => {
+    const app = new ProfileStore(file);
+    app.add(input('Mine'));
+    const heard: string[][] = [];
+    app.onExternalChange(() => heard.push(app.list().map((p) => p.name)));
+    app.watch();
+    try {
+      app.add(input('AlsoMine'));
+      new ProfileStore(file).add(input('Theirs'));
+      // Heard through the folder watch, without any read of ours.
+      await expect.poll(() => heard.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(heard.at(-1)).toEqual(['Mine', 'AlsoMine', 'Theirs']);
+      // Its own writes are no news: every call came with the other handle's profile in it.
+      expect(heard.every((names) => names.includes('Theirs'))).toBe(true);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('refuses a change while another holder keeps the lock, with a sentence, and changes nothing', () => {
+    const store = new ProfileStore(file, { lockWaitMs: 50 });
+    store.add(input('Before'));
+    const holder = new Database(profilesLockFile(file));
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const error = failureOf(() => store.add(input('During')));
+      expect(error.kind).toBe('busy');
+      expect(error.message).toMatch(
+        /being changed by another ReportDesk window or command.*Nothing was changed/,
+      );
+    } finally {
+      holder.exec('COMMIT');
+      holder.close();
+    }
+    expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['Before']);
+    store.add(input('After'));
+    expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['Before', 'After']);
   });
 });

@@ -12,6 +12,7 @@ import {
   type Report,
   type ReportPage,
 } from '../../../shared/report';
+import { scrubSecrets, textMayHoldSecrets } from '../secrets';
 import { badBody } from './failures';
 
 type JsonObject = Record<string, unknown>;
@@ -20,19 +21,32 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Parsed bodies whose text certainly held no secret: their records skip the scrubber's walk. */
+const certainlyClean = new WeakSet<object>();
+
 export function parseJsonBody(status: number, text: string): unknown {
   if (text.trim() === '')
     throw new AppFailure(badBody(status, 'an empty reply where data was expected', text));
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw new AppFailure(badBody(status, 'something that is not JSON', text));
   }
+  if (typeof parsed === 'object' && parsed !== null && !textMayHoldSecrets(text)) certainlyClean.add(parsed);
+  return parsed;
 }
 
-function parseReport(item: unknown, status: number, position?: number): Report {
+/** Every record leaves here without secrets: the one choke point before cache, front ends, CLI. */
+function withoutSecrets<T>(record: T, body: unknown): T {
+  return typeof body === 'object' && body !== null && certainlyClean.has(body)
+    ? record
+    : scrubSecrets(record);
+}
+
+function parseReport(item: unknown, status: number, body: unknown, position?: number): Report {
   const parsed = ReportSchema.safeParse(item);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return withoutSecrets(parsed.data, body);
   const field = parsed.error.issues[0]?.path.map(String).join('.') || 'report';
   const where = position === undefined ? '' : `item ${position + 1}, `;
   throw new AppFailure(
@@ -70,7 +84,7 @@ export function toReportPage(json: unknown, requested: RequestedPage, status: nu
       badBody(status, 'data in an unexpected shape instead of a list of reports', JSON.stringify(json)),
     );
   }
-  const reports = items.map((item, index) => parseReport(item, status, index));
+  const reports = items.map((item, index) => parseReport(item, status, json, index));
   if (!meta)
     return { reports, page: requested.page, perPage: requested.perPage, total: null, lastPage: null };
   const perPage = wholeNumber(meta.per_page, 1) ?? requested.perPage;
@@ -92,7 +106,7 @@ export function toReport(json: unknown, status: number): Report {
       badBody(status, 'data in an unexpected shape instead of a report', JSON.stringify(json)),
     );
   }
-  return parseReport(record, status);
+  return parseReport(record, status, json);
 }
 
 export function toAccount(json: unknown, status: number): Account {
@@ -102,5 +116,5 @@ export function toAccount(json: unknown, status: number): Account {
       badBody(status, 'data in an unexpected shape instead of an account', JSON.stringify(json)),
     );
   }
-  return parsed.data;
+  return withoutSecrets(parsed.data, json);
 }

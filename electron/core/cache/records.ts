@@ -2,34 +2,22 @@
  * Pure helpers for what goes into the cache: the id sort key and the secret stripping.
  * Kept apart from the SQLite code so they can be tested without a database.
  */
-
-/** Keys that may hold a secret; never written to the cache, at any depth of a record. */
-const SECRET_KEY = /^(password|api[_-]?key|api[_-]?token|access[_-]?token|secret)$/i;
-
-/** A secret-looking key anywhere in a JSON text: the cheap test before a deep copy. */
-const SECRET_KEY_IN_JSON = /"(password|api[_-]?key|api[_-]?token|access[_-]?token|secret)"\s*:/i;
+import { scrubSecrets, textMayHoldSecrets } from '../secrets';
 
 /**
- * The JSON text the cache stores for a record: without secret-looking keys, id as a string.
- * Almost no record has such a key, so the deep copy is made only when the text shows one.
+ * The JSON text the cache stores for a record: scrubbed of secrets (by name and by value, see
+ * ../secrets.ts; the API client scrubbed it already, this is the last guard), id as a string.
  */
 export function recordJson(record: { id: unknown }): string {
   const plain = typeof record.id === 'string' ? record : { ...record, id: String(record.id) };
   const json = JSON.stringify(plain);
-  return SECRET_KEY_IN_JSON.test(json) ? JSON.stringify(stripSecrets(plain)) : json;
+  // Almost no record holds anything secret-looking: the walk runs only when the text shows it.
+  return textMayHoldSecrets(json) ? JSON.stringify(scrubSecrets(plain)) : json;
 }
 
-/** A deep copy of `value` without any secret-looking key. */
+/** A copy of `value` without secret-looking fields nor any secret this process knows. */
 export function stripSecrets<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => stripSecrets(item)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-      if (!SECRET_KEY.test(key)) out[key] = stripSecrets(inner);
-    }
-    return out as T;
-  }
-  return value;
+  return scrubSecrets(value);
 }
 
 /**

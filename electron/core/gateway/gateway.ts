@@ -37,8 +37,8 @@ import { collectAllPages, exportFileName, formatReports, type ExportFormat } fro
 import type { EventHub } from '../events';
 import type { KeyVault } from '../keys/keyVault';
 import type { Logger } from '../log';
-import type { ProfileStore, StoredProfile } from '../profiles/profileStore';
 import { saltedScope } from '../cache/scopeSalt';
+import { ProfileStore, type StoredProfile } from '../profiles/profileStore';
 import { Connectivity } from './connectivity';
 
 /** What a request needs: where to send it, with which key, and where to cache the answer. */
@@ -47,6 +47,8 @@ export interface Connection {
   baseUrl: string;
   apiKey: string;
   allowInsecureHttp: boolean;
+  /** Set when the key came from the key vault for this profile: a 401 re-reads it once. */
+  keyOfProfile?: string;
 }
 
 /** Starts (or reuses) the embedded demo service; the gateway does not know how. */
@@ -91,13 +93,25 @@ export interface GatewayOptions {
 const ACCOUNT_FINGERPRINT = 'account_fingerprint';
 const DEMO_PORT = 'demo_port';
 
-/** Identifies the account behind a key, so a key of another account never sees this cache. */
-function accountFingerprint(account: Account): string {
-  for (const field of ['id', 'uuid', 'email', 'name']) {
+/**
+ * Identifies the account behind a key, so a key of another account never sees this cache.
+ * Only stable fields count (id, uuid, email): counters and names change without the account
+ * changing. Without any of them, a hash of the whole record stands in, and it is compared only
+ * when a new key is stored (see rememberAccount).
+ */
+export function accountFingerprint(account: Account): { value: string; stable: boolean } {
+  for (const field of ['id', 'uuid', 'email']) {
     const value = account[field];
-    if (typeof value === 'string' || typeof value === 'number') return `${field}:${value}`;
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number') {
+      return { value: `${field}:${value}`, stable: true };
+    }
   }
-  return 'hash:' + createHash('sha256').update(JSON.stringify(account)).digest('hex').slice(0, 32);
+  const hash = createHash('sha256').update(JSON.stringify(account)).digest('hex').slice(0, 32);
+  return { value: 'hash:' + hash, stable: false };
+}
+
+function isUnauthorized(thrown: unknown): boolean {
+  return thrown instanceof AppFailure && thrown.error.kind === 'unauthorized';
 }
 
 function isUnreachable(error: AppError): boolean {
@@ -108,7 +122,8 @@ export class Gateway {
   readonly handlers: ContractHandlers;
   readonly connectivity: Connectivity;
   private readonly now: () => Date;
-  private readonly keyCache = new Map<string, string>();
+  /** Keys read from the vault, with the profile's keySetAt they were read under. */
+  private readonly keyCache = new Map<string, { key: string; keySetAt: string }>();
   private sync: { profileId: string; controller: AbortController } | null = null;
   private exporting: AbortController | null = null;
   /** The CLI's --profile: this session acts on that profile without changing the saved choice. */
@@ -128,9 +143,38 @@ export class Gateway {
       options.probeIntervalMs ?? 15_000,
     );
     this.handlers = this.buildHandlers();
+    this.lastActiveId = options.profiles.activeId();
+    this.stopWatchingProfiles = options.profiles.onExternalChange(() => this.profilesChangedElsewhere());
   }
 
+  private readonly stopWatchingProfiles: () => void;
+
+  /**
+   * Another process changed the profiles: forget every key held in memory (the next request
+   * re-reads the keychain), and tell the front end so its screens update.
+   */
+  private profilesChangedElsewhere(): void {
+    this.keyCache.clear();
+    const active = this.activeProfileId();
+    if (this.pinnedProfileId !== null && !this.options.profiles.get(this.pinnedProfileId)) {
+      this.sync?.controller.abort();
+    }
+    if (active !== this.lastActiveId) {
+      this.lastActiveId = active;
+      this.connectivity.reset();
+    }
+    void this.announceProfiles().catch((error: unknown) =>
+      this.log.warn('Announcing a profile change failed.', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
+
+  /** The active profile as last seen, to notice another process switching it. */
+  private lastActiveId: string | null;
+
   async close(): Promise<void> {
+    this.stopWatchingProfiles();
     this.sync?.controller.abort();
     this.connectivity.close();
     await this.options.demo?.stop();
@@ -171,8 +215,11 @@ export class Gateway {
   }
 
   private async keyFor(profile: StoredProfile): Promise<string> {
+    const keySetAt = profile.keySetAt ?? '';
     const known = this.keyCache.get(profile.id);
-    if (known) return known;
+    // A key stored since (by any process) bumps keySetAt: the copy in memory is then stale.
+    if (known && known.keySetAt === keySetAt) return known.key;
+    this.keyCache.delete(profile.id);
     const stored = await this.options.keys.load(profile.id);
     if (!stored) {
       throw new AppFailure(
@@ -183,7 +230,7 @@ export class Gateway {
         ),
       );
     }
-    this.keyCache.set(profile.id, stored.key);
+    this.keyCache.set(profile.id, { key: stored.key, keySetAt });
     return stored.key;
   }
 
@@ -203,6 +250,7 @@ export class Gateway {
       baseUrl: profile.baseUrl,
       apiKey: await this.keyFor(profile),
       allowInsecureHttp: profile.allowInsecureHttp,
+      keyOfProfile: profile.id,
     };
   }
 
@@ -227,6 +275,39 @@ export class Gateway {
     return saltedScope(salt, fixed.baseUrl, fixed.apiKey);
   }
 
+  /**
+   * After a 401: the connection with the key the vault holds now, or null when the key did
+   * not change (or did not come from the vault) and the 401 stands.
+   */
+  private async withRereadKey(connection: Connection): Promise<Connection | null> {
+    if (connection.keyOfProfile === undefined) return null;
+    this.keyCache.delete(connection.keyOfProfile);
+    const profile = this.options.profiles.get(connection.keyOfProfile);
+    if (!profile) return null;
+    const again = await this.connectionFor(profile);
+    if (again.apiKey === connection.apiKey) return null;
+    this.log.info('the key was replaced meanwhile; asking again with the new one');
+    return again;
+  }
+
+  /**
+   * Runs a request; on a 401 with a key from the vault, re-reads the key once (another
+   * process may have replaced it) and runs the request again only when the key did change.
+   */
+  private async withCurrentKey<T>(
+    connection: Connection,
+    request: (connection: Connection) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await request(connection);
+    } catch (thrown) {
+      if (!isUnauthorized(thrown)) throw thrown;
+      const again = await this.withRereadKey(connection);
+      if (!again) throw thrown;
+      return request(again);
+    }
+  }
+
   // ---- Online first, cache fallback ----------------------------------------------------------
 
   /**
@@ -248,7 +329,7 @@ export class Gateway {
       }
     }
     try {
-      const value = await online(connection);
+      const value = await this.withCurrentKey(connection, online);
       this.connectivity.markOnline();
       return value;
     } catch (thrown) {
@@ -270,7 +351,7 @@ export class Gateway {
   private async write<T>(action: (connection: Connection) => Promise<T>): Promise<T> {
     const connection = await this.activeConnection();
     try {
-      const value = await action(connection);
+      const value = await this.withCurrentKey(connection, action);
       this.connectivity.markOnline();
       return value;
     } catch (thrown) {
@@ -317,6 +398,7 @@ export class Gateway {
 
   private async announceProfiles(): Promise<ProfilesState> {
     const state = await this.profilesState();
+    this.lastActiveId = this.activeProfileId();
     this.options.events.emit('profiles:changed', state);
     return state;
   }
@@ -332,15 +414,22 @@ export class Gateway {
     return { baseUrl: client.baseUrl, account };
   }
 
-  private rememberAccount(scope: string, account: Account): void {
+  /**
+   * Stores the account and clears the scope's cache when the key now belongs to another
+   * account. On ordinary reads only stable fields decide; when a new key was just stored
+   * (`newKey`), an account without stable fields is compared by its whole record, as the
+   * cautious choice for a rare, deliberate action.
+   */
+  private rememberAccount(scope: string, account: Account, newKey = false): void {
     const fingerprint = accountFingerprint(account);
     const previous = this.options.cache.getMeta(scope, ACCOUNT_FINGERPRINT);
-    if (previous !== null && previous !== fingerprint) {
+    const comparable = newKey || (fingerprint.stable && previous?.startsWith('hash:') === false);
+    if (previous !== null && comparable && previous !== fingerprint.value) {
       // Another account's data must never be shown under this key.
       this.log.info('account changed; clearing the cache of this scope', { scope });
       this.options.cache.clearScope(scope);
     }
-    this.options.cache.setMeta(scope, ACCOUNT_FINGERPRINT, fingerprint);
+    this.options.cache.setMeta(scope, ACCOUNT_FINGERPRINT, fingerprint.value);
     this.options.cache.putAccount(scope, account, this.now().toISOString());
   }
 
@@ -356,9 +445,21 @@ export class Gateway {
     }
   }
 
+  /**
+   * Stores a key for an existing profile and bumps its keySetAt, so every process drops the
+   * old key. When the profile was removed meanwhile (by another process), the key just
+   * written is removed again: no orphan keychain entry.
+   */
   private async storeKey(profileId: string, apiKey: string, sessionOnly: boolean): Promise<void> {
     await this.options.keys.set(profileId, apiKey, { sessionOnly });
-    this.keyCache.set(profileId, apiKey);
+    let profile: StoredProfile;
+    try {
+      profile = this.options.profiles.markKeyChanged(profileId);
+    } catch (thrown) {
+      await this.options.keys.delete(profileId).catch(() => undefined);
+      throw thrown;
+    }
+    this.keyCache.set(profileId, { key: apiKey, keySetAt: profile.keySetAt ?? '' });
   }
 
   private async addProfile(input: ChannelParsedInput<'profiles:add'>): Promise<ProfileView> {
@@ -370,20 +471,30 @@ export class Gateway {
       input.allowInsecureHttp,
       input.apiKey,
     );
-    const profile = profiles.add({
-      name: input.name,
-      baseUrl,
-      allowInsecureHttp: input.allowInsecureHttp,
-      demo: false,
-    });
+    // The key first, under the new profile's id: other processes never see the profile
+    // without its key. If the profile then cannot be added (a name taken meanwhile by another
+    // process, a full disk), the key is removed again.
+    const id = ProfileStore.newId();
+    await this.options.keys.set(id, input.apiKey, { sessionOnly: input.sessionOnly });
+    let profile: StoredProfile;
     try {
-      await this.storeKey(profile.id, input.apiKey, input.sessionOnly);
+      profile = profiles.add({
+        id,
+        name: input.name,
+        baseUrl,
+        allowInsecureHttp: input.allowInsecureHttp,
+        demo: false,
+      });
     } catch (thrown) {
-      // No key, no profile: the user retries (perhaps "for this session only").
-      profiles.remove(profile.id);
+      await this.options.keys.delete(id).catch((error: unknown) =>
+        this.log.warn('Removing the key of a profile that could not be added failed.', {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
       throw thrown;
     }
-    this.rememberAccount(profile.id, account);
+    this.keyCache.set(id, { key: input.apiKey, keySetAt: '' });
+    this.rememberAccount(profile.id, account, true);
     profiles.setActive(profile.id);
     this.connectivity.reset();
     await this.announceProfiles();
@@ -446,7 +557,7 @@ export class Gateway {
     const profile = this.options.profiles.requireProfile(input.id);
     const { account } = await this.testConnection(profile.baseUrl, profile.allowInsecureHttp, input.apiKey);
     await this.storeKey(profile.id, input.apiKey, input.sessionOnly);
-    this.rememberAccount(profile.id, account);
+    this.rememberAccount(profile.id, account, true);
     await this.announceProfiles();
     return this.profileView(profile);
   }
@@ -459,7 +570,15 @@ export class Gateway {
     await keys.delete(id);
     this.keyCache.delete(id);
     cache.clearScope(id);
-    profiles.remove(id);
+    try {
+      profiles.remove(id);
+    } catch (thrown) {
+      // Removed meanwhile by another process: the result the user asked for.
+      if (!(thrown instanceof AppFailure && thrown.error.kind === 'not_found')) throw thrown;
+    }
+    // Once more after the profile is gone: a key another process stored for it in between
+    // (a "set key" racing this remove) would otherwise stay behind in the keychain.
+    await keys.delete(id).catch(() => undefined);
     if (wasActive) this.connectivity.reset();
     return this.announceProfiles();
   }
@@ -579,7 +698,22 @@ export class Gateway {
     const connection = await this.activeConnection();
     const controller = new AbortController();
     this.sync = { profileId: connection.scope, controller };
-    const client = this.client(connection);
+    let client = this.client(connection);
+    // A 401 on the first page re-reads the key once (see withCurrentKey); later pages were
+    // already asked with this key, and mixing two keys' listings in one run is never right.
+    const firstPage = async (signal: AbortSignal | undefined) => {
+      const ask = () =>
+        client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page: 1 }, { signal });
+      try {
+        return await ask();
+      } catch (thrown) {
+        if (!isUnauthorized(thrown)) throw thrown;
+        const again = await this.withRereadKey(connection);
+        if (!again) throw thrown;
+        client = this.client(again);
+        return ask();
+      }
+    };
     try {
       const summary = await runFullSync({
         cache: this.options.cache,
@@ -588,7 +722,9 @@ export class Gateway {
         now: this.now,
         leaseMs: this.options.syncLeaseMs,
         fetchPage: (page, signal) =>
-          client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal }),
+          page === 1
+            ? firstPage(signal)
+            : client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal }),
         onProgress: (progress) =>
           this.options.events.emit('sync:progress', { ...progress, profileId: connection.scope }),
       });

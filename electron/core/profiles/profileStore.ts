@@ -1,20 +1,33 @@
 /**
  * Profiles: a name, a base URL and options per Report Service account, in one JSON file
  * (`{ "version": 1, "activeId": …, "profiles": […] }`). No secret is ever written here: keys
- * live in the keychain (see ../keys). Writes are atomic (temp file, fsync, rename), so a crash
- * leaves either the old file or the new one.
+ * live in the keychain (see ../keys). Writes are atomic (temp file, fsync, rename, fsync of the
+ * folder), so a crash leaves either the old file or the new one.
+ *
+ * Several processes (the app and CLI runs) share the file. Every change is a read-modify-write
+ * under a cross-process lock: an IMMEDIATE transaction on a small SQLite file beside it
+ * (profiles.lock). The OS releases that lock when its holder exits or is killed, so a crashed
+ * process never leaves a stale lock behind (no pid files, no pid reuse to reason about). Reads
+ * re-read the file whenever it was replaced (a stat per call), and `watch()` reports changes
+ * made by other processes to `onExternalChange` listeners.
  */
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
+  watch,
   writeSync,
+  type FSWatcher,
+  type Stats,
 } from 'node:fs';
+import Database from 'better-sqlite3';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
@@ -28,6 +41,8 @@ export interface StoredProfile {
   allowInsecureHttp: boolean;
   demo: boolean;
   createdAt: string;
+  /** When a key was last stored for this profile: other processes drop their copy of the key when it changes. */
+  keySetAt?: string;
 }
 
 const StoredProfileSchema = z.object({
@@ -37,6 +52,7 @@ const StoredProfileSchema = z.object({
   allowInsecureHttp: z.boolean(),
   demo: z.boolean(),
   createdAt: z.string(),
+  keySetAt: z.string().optional(),
 });
 
 const ProfilesFileSchema = z.object({
@@ -48,25 +64,45 @@ type ProfilesFile = z.infer<typeof ProfilesFileSchema>;
 
 const NOT_FOUND = 'That profile no longer exists.';
 
+/** How long a change waits for another process's change to finish before giving up. */
+export const PROFILE_LOCK_WAIT_MS = 10_000;
+
+/** Identifies one version of the file: a rename always brings a new inode. */
+function signatureOf(stats: Stats): string {
+  return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
 export class ProfileStore {
   private readonly file: string;
+  private readonly lockFile: string;
   private readonly logger: Logger;
   private state: ProfilesFile = { version: 1, activeId: null, profiles: [] };
+  /** The version of the file `state` was read from (or written as); null: no file seen. */
+  private seen: string | null = null;
   /** Set when the file could be neither read nor moved aside: writing would destroy it. */
   private unreadableFileProblem: string | null = null;
+  private lockDb: Database.Database | null = null;
+  private watcher: FSWatcher | null = null;
+  private readonly listeners = new Set<() => void>();
 
-  constructor(file: string, options: { logger?: Logger } = {}) {
+  private readonly lockWaitMs: number;
+
+  constructor(file: string, options: { logger?: Logger; lockWaitMs?: number } = {}) {
     this.file = file;
+    this.lockWaitMs = options.lockWaitMs ?? PROFILE_LOCK_WAIT_MS;
+    this.lockFile = profilesLockFile(file);
     this.logger = (options.logger ?? silentLogger).child('profiles');
     this.load();
   }
 
   /** In creation order. */
   list(): StoredProfile[] {
+    this.refresh();
     return this.state.profiles.map((profile) => ({ ...profile }));
   }
 
   get(id: string): StoredProfile | undefined {
+    this.refresh();
     const found = this.state.profiles.find((profile) => profile.id === id);
     return found && { ...found };
   }
@@ -79,71 +115,142 @@ export class ProfileStore {
   }
 
   findByName(name: string): StoredProfile | undefined {
+    this.refresh();
     const wanted = nameKey(name);
     const found = this.state.profiles.find((profile) => nameKey(profile.name) === wanted);
     return found && { ...found };
   }
 
   activeId(): string | null {
+    this.refresh();
     return this.state.activeId;
   }
 
-  add(input: Omit<StoredProfile, 'id' | 'createdAt'>): StoredProfile {
+  /** A fresh profile id, for a key stored before its profile (see Gateway.addProfile). */
+  static newId(): string {
+    return randomBytes(12).toString('base64url');
+  }
+
+  add(input: Omit<StoredProfile, 'id' | 'createdAt' | 'keySetAt'> & { id?: string }): StoredProfile {
     const name = input.name.trim();
-    this.checkName(name, null);
-    const profile: StoredProfile = {
-      id: randomBytes(12).toString('base64url'),
-      name,
-      baseUrl: input.baseUrl.trim(),
-      allowInsecureHttp: input.allowInsecureHttp,
-      demo: input.demo,
-      createdAt: new Date().toISOString(),
-    };
-    this.save({
-      ...this.state,
-      // The first profile becomes the active one by itself.
-      activeId: this.state.activeId ?? profile.id,
-      profiles: [...this.state.profiles, profile],
+    return this.change((state) => {
+      this.checkName(state, name, null);
+      const profile: StoredProfile = {
+        id: input.id ?? ProfileStore.newId(),
+        name,
+        baseUrl: input.baseUrl.trim(),
+        allowInsecureHttp: input.allowInsecureHttp,
+        demo: input.demo,
+        createdAt: new Date().toISOString(),
+      };
+      if (state.profiles.some((existing) => existing.id === profile.id)) {
+        throw new AppFailure(appError('internal', 'A profile with that id already exists.'));
+      }
+      const next = {
+        ...state,
+        // The first profile becomes the active one by itself.
+        activeId: state.activeId ?? profile.id,
+        profiles: [...state.profiles, profile],
+      };
+      return { next, result: { ...profile } };
     });
-    return { ...profile };
   }
 
   update(
     id: string,
     changes: Partial<Pick<StoredProfile, 'name' | 'baseUrl' | 'allowInsecureHttp'>>,
   ): StoredProfile {
-    const updated = this.requireProfile(id);
-    if (changes.name !== undefined) {
-      updated.name = changes.name.trim();
-      this.checkName(updated.name, id);
-    }
-    if (changes.baseUrl !== undefined) updated.baseUrl = changes.baseUrl.trim();
-    if (changes.allowInsecureHttp !== undefined) updated.allowInsecureHttp = changes.allowInsecureHttp;
-    this.save({
-      ...this.state,
-      profiles: this.state.profiles.map((profile) => (profile.id === id ? updated : profile)),
+    return this.change((state) => {
+      const updated = requireIn(state, id);
+      if (changes.name !== undefined) {
+        updated.name = changes.name.trim();
+        this.checkName(state, updated.name, id);
+      }
+      if (changes.baseUrl !== undefined) updated.baseUrl = changes.baseUrl.trim();
+      if (changes.allowInsecureHttp !== undefined) updated.allowInsecureHttp = changes.allowInsecureHttp;
+      const next = {
+        ...state,
+        profiles: state.profiles.map((profile) => (profile.id === id ? updated : profile)),
+      };
+      return { next, result: { ...updated } };
     });
-    return { ...updated };
+  }
+
+  /** Records that a new key was stored for the profile, so other processes reload theirs. */
+  markKeyChanged(id: string): StoredProfile {
+    return this.change((state) => {
+      const updated = { ...requireIn(state, id), keySetAt: new Date().toISOString() };
+      const next = {
+        ...state,
+        profiles: state.profiles.map((profile) => (profile.id === id ? updated : profile)),
+      };
+      return { next, result: { ...updated } };
+    });
   }
 
   /** Removing the active profile makes the first remaining one active (or none). */
   remove(id: string): void {
-    this.requireProfile(id);
-    const profiles = this.state.profiles.filter((profile) => profile.id !== id);
-    const activeId = this.state.activeId === id ? (profiles[0]?.id ?? null) : this.state.activeId;
-    this.save({ ...this.state, activeId, profiles });
+    this.change((state) => {
+      requireIn(state, id);
+      const profiles = state.profiles.filter((profile) => profile.id !== id);
+      const activeId = state.activeId === id ? (profiles[0]?.id ?? null) : state.activeId;
+      return { next: { ...state, activeId, profiles }, result: undefined };
+    });
   }
 
   setActive(id: string): void {
-    this.requireProfile(id);
-    if (this.state.activeId !== id) this.save({ ...this.state, activeId: id });
+    this.change((state) => {
+      requireIn(state, id);
+      return { next: state.activeId === id ? null : { ...state, activeId: id }, result: undefined };
+    });
   }
 
-  private checkName(name: string, ownId: string | null): void {
+  /** Called after another process changed the profiles (noticed by `watch()` or a read). */
+  onExternalChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Watches the data dir so that changes by other processes are noticed without a read. The
+   * watcher does not keep the process alive (a CLI run ends as usual).
+   */
+  watch(): void {
+    if (this.watcher) return;
+    const name = basename(this.file);
+    try {
+      this.watcher = watch(dirname(this.file), { persistent: false }, (_event, changed) => {
+        // Some platforms do not say which file changed: check ours anyway (one stat).
+        if (changed === null || changed === name) this.refresh();
+      });
+      this.watcher.on('error', () => this.unwatch());
+    } catch (error) {
+      // No watch (a folder removed, a file system without events): reads still re-read.
+      this.logger.warn(
+        'Watching the profiles file failed; changes by other processes show on the next read.',
+        {
+          code: (error as NodeJS.ErrnoException).code,
+        },
+      );
+    }
+  }
+
+  close(): void {
+    this.unwatch();
+    this.lockDb?.close();
+    this.lockDb = null;
+  }
+
+  private unwatch(): void {
+    this.watcher?.close();
+    this.watcher = null;
+  }
+
+  private checkName(state: ProfilesFile, name: string, ownId: string | null): void {
     if (name === '') {
       throw invalidField('name', PROFILE_NAME_REQUIRED);
     }
-    const clash = this.state.profiles.find(
+    const clash = state.profiles.find(
       (profile) => profile.id !== ownId && nameKey(profile.name) === nameKey(name),
     );
     if (clash) {
@@ -152,10 +259,100 @@ export class ProfileStore {
     }
   }
 
+  /**
+   * One change: under the cross-process lock, re-read the file, apply `edit` to what is on
+   * disk now (never to an older copy in memory), write the result. `next: null` writes nothing.
+   */
+  private change<T>(edit: (state: ProfilesFile) => { next: ProfilesFile | null; result: T }): T {
+    return this.underLock(() => {
+      this.refresh();
+      if (this.unreadableFileProblem) throw new AppFailure(appError('internal', this.unreadableFileProblem));
+      const { next, result } = edit(this.state);
+      if (next) this.save(next);
+      return result;
+    });
+  }
+
+  private underLock<T>(run: () => T): T {
+    let db: Database.Database;
+    try {
+      db = this.lockDb ??= openLock(this.lockFile, this.lockWaitMs);
+      // Waits (busy_timeout) while another process holds it; the OS frees it if that one dies.
+      db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      throw this.lockFailure(error);
+    }
+    try {
+      return run();
+    } finally {
+      db.exec('COMMIT');
+    }
+  }
+
+  private lockFailure(error: unknown): AppFailure {
+    if (error instanceof AppFailure) return error;
+    const code = (error as { code?: string }).code ?? 'unknown error';
+    this.logger.error('Locking the profiles failed.', { code });
+    if (code === 'SQLITE_BUSY') {
+      return new AppFailure(
+        appError(
+          'busy',
+          `The profiles are being changed by another ReportDesk window or command, which has not finished within ${Math.ceil(this.lockWaitMs / 1000)} seconds. Nothing was changed; try again in a moment.`,
+        ),
+      );
+    }
+    return new AppFailure(
+      appError(
+        'internal',
+        `The profiles could not be saved to ${this.file} (${code}). Check that the disk has space and the folder is writable, then try again.`,
+      ),
+    );
+  }
+
+  /** Re-reads the file when another process replaced it; tells listeners when it did. */
+  private refresh(): void {
+    let signature: string | null;
+    try {
+      signature = signatureOf(statSync(this.file));
+    } catch (error) {
+      // Gone: another process (or the user) removed it. Anything else: keep what we have.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+      signature = null;
+    }
+    if (signature === this.seen) return;
+    const before = JSON.stringify(this.state);
+    // Remembered first: a file that cannot be used is not retried (nor logged) until it changes.
+    this.seen = signature;
+    if (signature === null) {
+      this.state = { version: 1, activeId: null, profiles: [] };
+      this.seen = null;
+    } else {
+      this.load();
+    }
+    if (JSON.stringify(this.state) !== before) {
+      for (const listener of this.listeners) {
+        try {
+          listener();
+        } catch (error) {
+          this.logger.warn('A profile change listener failed.', {
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+    }
+  }
+
   private load(): void {
     let text: string;
+    let signature: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      const fd = openSync(this.file, 'r');
+      try {
+        signature = signatureOf(fstatSync(fd));
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       this.setAside(`it could not be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
@@ -176,6 +373,8 @@ export class ProfileStore {
     const activeId =
       parsed.data.activeId !== null && ids.has(parsed.data.activeId) ? parsed.data.activeId : null;
     this.state = { ...parsed.data, activeId: activeId ?? parsed.data.profiles[0]?.id ?? null };
+    this.seen = signature;
+    this.unreadableFileProblem = null;
   }
 
   /** Keeps an unusable file as profiles.json.corrupt-<time> and starts with no profiles. */
@@ -183,6 +382,8 @@ export class ProfileStore {
     const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
     try {
       renameSync(this.file, aside);
+      this.state = { version: 1, activeId: null, profiles: [] };
+      this.seen = null;
       this.logger.warn(
         `The profiles file could not be used because ${reason}; it was kept aside and ReportDesk starts with no profiles.`,
         { aside },
@@ -194,15 +395,17 @@ export class ProfileStore {
   }
 
   private save(next: ProfilesFile): void {
-    if (this.unreadableFileProblem) throw new AppFailure(appError('internal', this.unreadableFileProblem));
     const dir = dirname(this.file);
     const temp = join(dir, `.${basename(this.file)}.${randomBytes(6).toString('hex')}.tmp`);
+    let signature: string;
     try {
       mkdirSync(dir, { recursive: true });
       const fd = openSync(temp, 'wx', 0o600);
       try {
         writeSync(fd, JSON.stringify(next, null, 2) + '\n');
         fsyncSync(fd);
+        // The rename keeps the inode and times: this is the version we are about to publish.
+        signature = signatureOf(fstatSync(fd));
       } finally {
         closeSync(fd);
       }
@@ -219,7 +422,25 @@ export class ProfileStore {
       );
     }
     this.state = next;
+    this.seen = signature;
   }
+}
+
+/** The lock beside a profiles file (exported for the tests that hold it from another process). */
+export function profilesLockFile(profilesFile: string): string {
+  return join(dirname(profilesFile), 'profiles.lock');
+}
+
+function requireIn(state: ProfilesFile, id: string): StoredProfile {
+  const found = state.profiles.find((profile) => profile.id === id);
+  if (!found) throw new AppFailure(appError('not_found', NOT_FOUND));
+  return { ...found };
+}
+
+/** The lock: a SQLite file used only for its transaction lock (nothing is ever written to it). */
+function openLock(file: string, waitMs: number): Database.Database {
+  mkdirSync(dirname(file), { recursive: true });
+  return new Database(file, { timeout: waitMs });
 }
 
 function removeQuietly(path: string): void {

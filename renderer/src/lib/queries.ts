@@ -10,7 +10,12 @@ import {
   useQueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import type { ConnectivityState, ReportPageResult, ReportResult } from '../../../shared/contract';
+import type {
+  ConnectivityState,
+  ProfilesState,
+  ReportPageResult,
+  ReportResult,
+} from '../../../shared/contract';
 import { normalizeListQuery, type NormalizedListQuery, type Report } from '../../../shared/model';
 import { call } from './bridge';
 import { listStateToQuery, type ListState } from './listState';
@@ -170,6 +175,30 @@ export function applyReportDeleted(client: QueryClient, profileId: string, id: s
   client.removeQueries({ queryKey: queryKeys.report(profileId, id) });
   void client.invalidateQueries({ queryKey: queryKeys.reportsOf(profileId) });
   void client.invalidateQueries({ queryKey: queryKeys.cacheStatus(profileId) });
+}
+
+/**
+ * A `profiles:changed` event (from this window's own change or from another ReportDesk
+ * process): the profile list is replaced, the data of a profile whose service or key changed
+ * is fetched again, and the data of a removed profile is dropped.
+ */
+export function applyProfilesChanged(client: QueryClient, state: ProfilesState): void {
+  const before = client.getQueryData<ProfilesState>(queryKeys.profiles);
+  client.setQueryData(queryKeys.profiles, state);
+  if (!before) return;
+  const now = new Map(state.profiles.map((profile) => [profile.id, profile]));
+  for (const old of before.profiles) {
+    const current = now.get(old.id);
+    if (!current) {
+      client.removeQueries({ predicate: (query) => query.queryKey[1] === old.id });
+    } else if (
+      current.baseUrl !== old.baseUrl ||
+      current.keyHint !== old.keyHint ||
+      current.hasKey !== old.hasKey
+    ) {
+      void refreshProfileData(client, old.id);
+    }
+  }
 }
 
 /** Refetches what the active profile shows (the Refresh command). */

@@ -1,0 +1,150 @@
+/**
+ * The one scrubber every record from a Report Service passes through before it is cached,
+ * answered to a front end or printed (the API client's reply parsing, and the cache again as a
+ * last guard). A service may echo secrets back — a `token` equal to the API key, a
+ * `password_confirmation`, a nested `protection: { pass }` — so two rules apply at any depth:
+ *
+ *  - by name: fields whose names look secret (`*password*`, `*token*`, `*secret*`, `api_key`,
+ *    `authorization`, `pass`, …) are dropped, unless their value is a flag (true/false/null);
+ *  - by value: every secret this process knows (keys and passwords registered with
+ *    `registerSecret`) is cut out of every string, and a field holding only one is dropped.
+ *
+ * The fields the spec names (id, url, result, generated_at, privacy, project, results) are
+ * never dropped by name; the enumerated and identity ones are also left out of the value rule,
+ * so a short password that happens to read "good" cannot rewrite a report's result.
+ */
+import { registeredSecrets } from './log';
+
+export const REDACTED = '[redacted]';
+
+const SECRET_NAME =
+  /password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization|^pass$|^pin$|^bearer$/i;
+
+/**
+ * A key of a JSON text that SECRET_NAME may match: the fast path's test. Values are not looked
+ * at (URLs such as ".../reset-password" are common); sound as long as no key holds an escaped
+ * quote, which textMayHoldSecrets checks first.
+ */
+const SECRET_KEY_IN_JSON =
+  /"[^"]*(?:password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization)[^"]*"\s*:|"(?:pass|pin|bearer)"\s*:/i;
+
+/** Named by the spec: kept whatever the name rule says. */
+const SPEC_FIELDS = new Set(['id', 'url', 'result', 'generated_at', 'privacy', 'project', 'results']);
+
+/** Spec fields whose values are identities, enumerations or dates: not rewritten by value. */
+const VALUE_RULE_EXEMPT = new Set(['id', 'result', 'generated_at', 'privacy', 'results']);
+
+/** Field names repeat in every record: each is judged once (bounded, so a hostile service cannot grow it). */
+const nameVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_NAMES = 10_000;
+
+/** True for a field name that looks like it holds a secret (the spec's own fields never do). */
+export function isSecretFieldName(name: string): boolean {
+  let verdict = nameVerdicts.get(name);
+  if (verdict === undefined) {
+    verdict = !SPEC_FIELDS.has(name) && SECRET_NAME.test(name);
+    if (nameVerdicts.size < MAX_REMEMBERED_NAMES) nameVerdicts.set(name, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * A copy of `value` without secrets (see the module comment); `extraSecrets` adds values known
+ * only to the caller. Parts that need no change are shared, not copied.
+ */
+export function scrubSecrets<T>(value: T, extraSecrets: readonly string[] = []): T {
+  const registered = registeredSecrets();
+  const known =
+    extraSecrets.length === 0
+      ? registeredList(registered)
+      : [...registered, ...extraSecrets.filter((secret) => secret.length >= 4)];
+  return scrub(value, known) as T;
+}
+
+/** The registry as an array, rebuilt only when it grew (it only ever grows). */
+let registeredCopy: { size: number; list: string[] } = { size: -1, list: [] };
+function registeredList(registered: ReadonlySet<string>): string[] {
+  if (registeredCopy.size !== registered.size)
+    registeredCopy = { size: registered.size, list: [...registered] };
+  return registeredCopy.list;
+}
+
+/**
+ * False only when a JSON text certainly holds no secret: no secret-looking key, no known
+ * secret (as is, JSON-escaped, or with "/" escaped as PHP does), and no \u escape or escaped
+ * quote that could hide either. Almost every reply is such a text, and then the record walk is skipped.
+ */
+export function textMayHoldSecrets(text: string): boolean {
+  if (text.includes('\\u') || text.includes('\\"') || SECRET_KEY_IN_JSON.test(text)) return true;
+  return secretNeedles().some((needle) => text.includes(needle));
+}
+
+/** Each registered secret as it may appear in a JSON text; rebuilt only when the registry grew. */
+let needles: { size: number; list: string[] } = { size: -1, list: [] };
+function secretNeedles(): string[] {
+  const registered = registeredSecrets();
+  if (needles.size !== registered.size) {
+    const list = new Set<string>();
+    for (const secret of registered) {
+      const escaped = JSON.stringify(secret).slice(1, -1);
+      list.add(secret).add(escaped).add(escaped.replaceAll('/', '\\/'));
+    }
+    needles = { size: registered.size, list: [...list] };
+  }
+  return needles.list;
+}
+
+/** `text` with every known secret cut out. */
+function scrubText(text: string, known: readonly string[]): string {
+  let out = text;
+  for (const secret of known) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+function holdsOnlySecret(value: unknown, known: readonly string[]): boolean {
+  if (typeof value !== 'string' && typeof value !== 'number') return false;
+  const text = String(value);
+  return known.includes(text);
+}
+
+function scrub(value: unknown, known: readonly string[]): unknown {
+  if (typeof value === 'string') return known.length === 0 ? value : scrubText(value, known);
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out: unknown[] = [];
+    for (const item of value) {
+      if (holdsOnlySecret(item, known)) {
+        changed = true;
+        continue;
+      }
+      const clean = scrub(item, known);
+      if (clean !== item) changed = true;
+      out.push(clean);
+    }
+    return changed ? out : value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+      const isFlag = inner === null || typeof inner === 'boolean';
+      const exempt = VALUE_RULE_EXEMPT.has(key);
+      if (
+        (isSecretFieldName(key) && !isFlag) ||
+        scrubText(key, known) !== key ||
+        (!exempt && holdsOnlySecret(inner, known))
+      ) {
+        changed = true;
+        continue;
+      }
+      const clean = exempt ? inner : scrub(inner, known);
+      if (clean !== inner) changed = true;
+      out[key] = clean;
+    }
+    return changed ? out : value;
+  }
+  if (typeof value === 'number' && known.includes(String(value))) return REDACTED;
+  return value;
+}

@@ -1,0 +1,55 @@
+/**
+ * The window and the CLI on one data dir: profiles added, renamed elsewhere and removed by
+ * real `report-desk` processes show up in the open UI without a reload (the store's folder
+ * watch → the gateway's `profiles:changed` → the renderer), against the real core, keychain
+ * and SQLite of tests/e2e/stack.ts.
+ */
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { spawnCliCaptured } from '../helpers/cli';
+import { ALPHA, BETA, startStack, type Stack } from './stack';
+
+test.describe.configure({ mode: 'serial' });
+
+let stack: Stack;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack();
+  await stack.core.handlers['profiles:add']({
+    name: 'Alpha',
+    baseUrl: stack.service.baseUrl,
+    allowInsecureHttp: false,
+    apiKey: ALPHA.apiKey,
+    sessionOnly: false,
+  });
+  page = await (await browser.newContext()).newPage();
+});
+
+test.afterAll(async () => {
+  await page?.context().close();
+  await stack?.stop();
+});
+
+function cli(args: string[], stdin = '') {
+  const env = { REPORT_DESK_DATA_DIR: join(stack.dataDir, 'app'), REPORT_DESK_API_KEY: '' };
+  return spawnCliCaptured(args, env, stdin);
+}
+
+test('a profile added and removed by the CLI appears and disappears in the open window', async () => {
+  await page.goto(`${stack.preview.url}#/profiles`);
+  const profiles = page.locator('li.profile');
+  await expect(profiles).toHaveCount(1);
+  const switcher = page.getByLabel('Active profile');
+
+  const added = await cli(['profiles', 'add', 'From CLI', '--base-url', stack.service.baseUrl], BETA.apiKey);
+  expect(added.code, added.stderr).toBe(0);
+  await expect(profiles.filter({ hasText: 'From CLI' })).toContainText(`•••• ${BETA.apiKey.slice(-4)}`);
+  // The CLI made it the active profile, for the window too.
+  await expect(switcher.locator('option:checked')).toHaveText('From CLI');
+
+  const removed = await cli(['profiles', 'remove', 'From CLI', '--yes']);
+  expect(removed.code, removed.stderr).toBe(0);
+  await expect(profiles).toHaveCount(1);
+  await expect(switcher.locator('option:checked')).toHaveText('Alpha');
+});
