@@ -3,7 +3,16 @@
  * dir. Real files on disk, real SQLite (WAL), modes read back with stat; the CLI as a real
  * process for its warning. POSIX only: Windows has no mode bits to check.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +75,15 @@ describe.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Window
           expect(modeOf(paths.logs)).toBe(0o700);
           expect(readFileSync(logs, 'utf8')).toContain('modes test started');
           expect(modeOf(logs)).toBe(0o600);
+          // Whatever else the session wrote (the profiles lock, the sync lease's cache rows…):
+          // every file in the data dir, at any depth, is the user's alone.
+          const everyFile = readdirSync(dataDir, { recursive: true, withFileTypes: true })
+            .filter((entry) => entry.isFile())
+            .map((entry) => join(entry.parentPath, entry.name));
+          expect(everyFile.length).toBeGreaterThanOrEqual(5);
+          for (const file of everyFile) {
+            expect({ file, mode: modeOf(file).toString(8) }).toEqual({ file, mode: '600' });
+          }
           await core.handlers['profiles:remove']({ id: added.id });
         } finally {
           await core.close();

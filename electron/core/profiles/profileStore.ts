@@ -32,6 +32,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
+import { ensurePrivateFile } from '../privateFiles';
 import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 
 export interface StoredProfile {
@@ -440,6 +441,8 @@ function requireIn(state: ProfilesFile, id: string): StoredProfile {
 /** The lock: a SQLite file used only for its transaction lock (nothing is ever written to it). */
 function openLock(file: string, waitMs: number): Database.Database {
   mkdirSync(dirname(file), { recursive: true });
+  // Created 0600 before SQLite opens it (SQLite alone would make it 0644), as every data-dir file.
+  ensurePrivateFile(file);
   return new Database(file, { timeout: waitMs });
 }
 
