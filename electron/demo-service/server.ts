@@ -84,6 +84,11 @@ export interface DemoServiceOptions {
   dataFile?: string;
   /** Clock for created and updated reports and the seed data's anchor day. */
   now?: () => Date;
+  /**
+   * Answer every request this many ms after it arrives (default 0): the round trip of a real
+   * network, for benchmarks of what latency does to a sync. Fault delays add to it.
+   */
+  latencyMs?: number;
 }
 
 export interface DemoService {
@@ -254,6 +259,9 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
       at: Date.now(),
       authorized: account !== undefined,
     });
+
+    const latencyMs = options.latencyMs ?? 0;
+    if (latencyMs > 0 && !(await waitFor(latencyMs))) return;
 
     const fault = faults.take(method, url.pathname);
     if (fault) {
