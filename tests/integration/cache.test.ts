@@ -221,11 +221,12 @@ describe('ReportCache', () => {
     const file = cache.file;
     cache.close();
     const raw = new Database(file);
+    const current = raw.pragma('user_version', { simple: true }) as number;
     raw.pragma('user_version = 999');
     raw.close();
     expect(() => ReportCache.open(file)).toThrow(/newer version of ReportDesk/);
     const raw2 = new Database(file);
-    raw2.pragma('user_version = 1');
+    raw2.pragma(`user_version = ${current}`);
     raw2.close();
     cache = ReportCache.open(file);
   });

@@ -14,6 +14,7 @@ import type { CacheStatus } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
 import type { Account, NormalizedListQuery, Report, ReportPage } from '../../../shared/report';
 import { silentLogger, type Logger } from '../log';
+import { choosePlan, walkIndexFor } from './listPlan';
 import { idSortKey, projectOf, recordJson, stripSecrets, textOrNull } from './records';
 
 export interface CachedReport {
@@ -133,6 +134,94 @@ const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL,
     PRIMARY KEY (scope, key)
   );
+  `,
+  // Migration 2 (the list query's planner, listPlan.ts). The search index carries the scope
+  // and the filters as well, case-sensitive over the lowercased url, so a trigram phrase is an
+  // exact substring match and a search's total is counted in the index alone, without reading
+  // a row. Each scope, result and project value gets a number in report_search_keys and is
+  // indexed as '<' + one character made of it + '>': exactly one trigram, matching that value
+  // only (the triggers avoid INSERT OR IGNORE: an upsert's own conflict handling would
+  // override it). The sort indexes end with project and result, so a walk checks those filters in the
+  // index, without reading the row.
+  `
+  DROP TRIGGER reports_trigrams_insert;
+  DROP TRIGGER reports_trigrams_delete;
+  DROP TRIGGER reports_trigrams_update;
+  DROP TABLE reports_url_trigrams;
+  CREATE TABLE report_search_keys (
+    id    INTEGER PRIMARY KEY,
+    kind  TEXT NOT NULL,
+    value TEXT NOT NULL,
+    UNIQUE (kind, value)
+  );
+  CREATE VIRTUAL TABLE report_search USING fts5 (
+    url, scope_key, result_key, project_key,
+    content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
+  );
+  CREATE TRIGGER report_search_insert AFTER INSERT ON reports BEGIN
+    INSERT INTO report_search_keys (kind, value) SELECT 's', new.scope
+    WHERE new.scope IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 's' AND value = new.scope);
+    INSERT INTO report_search_keys (kind, value) SELECT 'r', new.result
+    WHERE new.result IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'r' AND value = new.result);
+    INSERT INTO report_search_keys (kind, value) SELECT 'p', new.project
+    WHERE new.project IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'p' AND value = new.project);
+    INSERT INTO report_search (rowid, url, scope_key, result_key, project_key) VALUES (
+      new.rowid, new.url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = new.scope),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = new.result),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = new.project));
+  END;
+  CREATE TRIGGER report_search_delete AFTER DELETE ON reports BEGIN
+    DELETE FROM report_search WHERE rowid = old.rowid;
+  END;
+  CREATE TRIGGER report_search_update AFTER UPDATE OF url_lower, result, project ON reports
+  WHEN old.url_lower IS NOT new.url_lower OR old.result IS NOT new.result
+    OR old.project IS NOT new.project BEGIN
+    DELETE FROM report_search WHERE rowid = old.rowid;
+    INSERT INTO report_search_keys (kind, value) SELECT 's', new.scope
+    WHERE new.scope IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 's' AND value = new.scope);
+    INSERT INTO report_search_keys (kind, value) SELECT 'r', new.result
+    WHERE new.result IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'r' AND value = new.result);
+    INSERT INTO report_search_keys (kind, value) SELECT 'p', new.project
+    WHERE new.project IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'p' AND value = new.project);
+    INSERT INTO report_search (rowid, url, scope_key, result_key, project_key) VALUES (
+      new.rowid, new.url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = new.scope),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = new.result),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = new.project));
+  END;
+  INSERT OR IGNORE INTO report_search_keys (kind, value)
+    SELECT 's', scope FROM reports UNION SELECT 'r', result FROM reports
+    UNION SELECT 'p', project FROM reports;
+  INSERT INTO report_search (rowid, url, scope_key, result_key, project_key)
+    SELECT rowid, url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = reports.scope),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = reports.result),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = reports.project)
+    FROM reports;
+
+  DROP INDEX reports_by_id;
+  DROP INDEX reports_by_generated_at;
+  DROP INDEX reports_by_url;
+  DROP INDEX reports_by_result;
+  DROP INDEX reports_by_project;
+  CREATE INDEX reports_by_id ON reports (scope, id_sort, id, project, result);
+  CREATE INDEX reports_by_generated_at ON reports (scope, generated_at, id_sort, id, project, result);
+  CREATE INDEX reports_by_url ON reports (scope, url, id_sort, id, project, result);
+  CREATE INDEX reports_by_result ON reports (scope, result, id_sort, id, project);
+  CREATE INDEX reports_by_project ON reports (scope, project, id_sort, id, result);
+  DELETE FROM sqlite_stat1 WHERE tbl = 'reports';
+  INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+    ('reports', 'sqlite_autoindex_reports_1', '100000 50000 1'),
+    ('reports', 'reports_by_id', '100000 50000 1 1 1 1'),
+    ('reports', 'reports_by_generated_at', '100000 50000 2 1 1 1 1'),
+    ('reports', 'reports_by_url', '100000 50000 2 1 1 1 1'),
+    ('reports', 'reports_by_result', '100000 50000 30000 1 1 1'),
+    ('reports', 'reports_by_project', '100000 50000 100 1 1 1');
+  ANALYZE sqlite_schema;
   `,
 ];
 
@@ -288,41 +377,79 @@ export class ReportCache {
     ).changes;
   }
 
-  /** One page of the list, with the service's semantics (see report-service-api.md §4.1). */
+  /**
+   * One page of the list, with the service's semantics (see report-service-api.md §4.1).
+   * The total comes first, from the cheapest exact source: the trigger-kept counts without a
+   * search, the trigram index alone with one. Then listPlan.ts picks how to read the page.
+   */
   query(scope: string, q: NormalizedListQuery): CacheQueryResult {
-    const where = ['scope = @scope'];
+    const filters = ['scope = @scope'];
     const params: Record<string, unknown> = { scope };
     if (q.project !== '') {
-      where.push('project = @project');
+      filters.push('project = @project');
       params.project = q.project;
     }
     if (q.result !== null) {
-      where.push('result = @result');
+      filters.push('result = @result');
       params.result = q.result;
     }
-    if (q.search !== '') {
-      const search = q.search.toLowerCase();
-      if ([...search].length >= 3) {
-        where.push(
-          'rowid IN (SELECT rowid FROM reports_url_trigrams WHERE reports_url_trigrams MATCH @phrase)',
-        );
-        params.phrase = `"${search.replace(/"/g, '""')}"`;
-      }
+    const search = q.search.toLowerCase();
+    // Fewer than 3 characters is below the trigram index's reach: those rows are checked one by one.
+    const trigramSearch = [...search].length >= 3;
+    if (search !== '') {
       // instr() matches the text literally, so % and _ in a search are plain characters.
-      where.push('instr(url_lower, @search) > 0');
+      filters.push('instr(url_lower, @search) > 0');
       params.search = search;
     }
-    const whereSql = where.join(' AND ');
-    const direction = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const orderSql = ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
+    const whereSql = filters.join(' AND ');
 
-    const total = this.count(whereSql, params, q.search !== '');
-    // Order and skip on the narrow columns first; read the JSON records of this page only.
-    const rows = this.statement(
-      `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
-         SELECT rowid FROM reports WHERE ${whereSql} ORDER BY ${orderSql} LIMIT @limit OFFSET @offset
-       ) ORDER BY ${orderSql}`,
-    ).all({ ...params, limit: q.per_page, offset: (q.page - 1) * q.per_page }) as ReportRow[];
+    const total =
+      search === ''
+        ? this.countedRows(scope, q.project, q.result)
+        : trigramSearch
+          ? this.countTrigramMatches(scope, search, q)
+          : (
+              this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
+                n: number;
+              }
+            ).n;
+    const { leading } = walkIndexFor(q);
+    const rangeRows = this.countedRows(
+      scope,
+      leading === 'project' ? q.project : '',
+      leading === 'result' ? q.result : null,
+    );
+    const filteredRows = search === '' ? total : this.countedRows(scope, q.project, q.result);
+    const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
+
+    let rows: ReportRow[] = [];
+    if (plan.kind !== 'empty') {
+      const order = (direction: 'ASC' | 'DESC') =>
+        ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
+      const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
+      const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
+      const source =
+        plan.kind === 'walk' && plan.search === 'trigram-set'
+          ? `reports INDEXED BY ${plan.index} WHERE ${whereSql.replace(
+              'instr(url_lower, @search) > 0',
+              'rowid IN (SELECT rowid FROM report_search WHERE report_search MATCH @match)',
+            )}`
+          : plan.kind === 'walk'
+            ? `reports INDEXED BY ${plan.index} WHERE ${whereSql}`
+            : plan.kind === 'trigram'
+              ? `reports NOT INDEXED WHERE rowid IN (
+                 SELECT rowid FROM report_search WHERE report_search MATCH @match
+               ) AND ${whereSql}`
+              : `reports WHERE ${whereSql}`;
+      if (plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set'))
+        params.match = this.trigramMatch(scope, search, q);
+      // Order and skip on the narrow columns first; read the JSON records of this page only.
+      rows = this.statement(
+        `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
+           SELECT rowid FROM ${source} ORDER BY ${order(walked)} LIMIT @take OFFSET @skip
+         ) ORDER BY ${order(listed)}`,
+      ).all({ ...params, take: plan.take, skip: plan.skip }) as ReportRow[];
+    }
 
     let oldest: string | null = null;
     for (const row of rows) if (oldest === null || row.fetched_at < oldest) oldest = row.fetched_at;
@@ -338,18 +465,56 @@ export class ReportCache {
     };
   }
 
-  private count(whereSql: string, params: Record<string, unknown>, searched: boolean): number {
-    if (searched) {
-      return (
-        this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as { n: number }
-      ).n;
-    }
-    // Without a search the trigger-kept counts answer exactly: the filters are its columns.
+  /** Rows of the scope with these filters ('' and null: any), from the trigger-kept counts. */
+  private countedRows(scope: string, project: string, result: string | null): number {
+    const where = ['scope = @scope'];
+    if (project !== '') where.push('project = @project');
+    if (result !== null) where.push('result = @result');
     return (
-      this.statement(`SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE ${whereSql}`).get(params) as {
+      this.statement(`SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE ${where.join(' AND ')}`).get({
+        scope,
+        ...(project !== '' ? { project } : {}),
+        ...(result !== null ? { result } : {}),
+      }) as { n: number }
+    ).n;
+  }
+
+  /** A search's total, counted in the trigram index alone (it is exact: see migration 2). */
+  private countTrigramMatches(scope: string, search: string, q: NormalizedListQuery): number {
+    const match = this.trigramMatch(scope, search, q);
+    if (match === null) return 0;
+    return (
+      this.statement('SELECT count(*) AS n FROM report_search WHERE report_search MATCH ?').get(match) as {
         n: number;
       }
     ).n;
+  }
+
+  /**
+   * The FTS5 query for a search and the filters; null when a filter's value is one no row has.
+   * The scope's key is left out while no other scope has rows (it would match every row).
+   */
+  private trigramMatch(scope: string, search: string, q: NormalizedListQuery): string | null {
+    const parts = [`url : "${search.replace(/"/g, '""')}"`];
+    const filters: ['r' | 'p' | 's', string][] = [];
+    if (q.project !== '') filters.push(['p', q.project]);
+    if (q.result !== null) filters.push(['r', q.result]);
+    const shared = this.statement(
+      'SELECT EXISTS (SELECT 1 FROM report_counts WHERE scope != ? AND n > 0) AS shared',
+    ).get(scope) as { shared: number };
+    if (shared.shared) filters.push(['s', scope]);
+    const column = { r: 'result_key', p: 'project_key', s: 'scope_key' };
+    for (const [kind, value] of filters) {
+      const row = this.statement('SELECT id FROM report_search_keys WHERE kind = ? AND value = ?').get(
+        kind,
+        value,
+      ) as { id: number } | undefined;
+      // A value no row ever had: nothing can match.
+      if (!row) return null;
+      // The same key as the triggers of migration 2: one character, so one trigram.
+      parts.push(`${column[kind]} : "<${String.fromCodePoint(65536 + row.id)}>"`);
+    }
+    return parts.join(' AND ');
   }
 
   /** Distinct non-empty project names of the scope, sorted. */
@@ -391,7 +556,7 @@ export class ReportCache {
       for (const table of ['reports', 'report_counts', 'accounts', 'meta'])
         this.statement(`DELETE FROM ${table}`).run();
       // Rows deleted above took their trigrams along; this also drops any left by a failed write.
-      this.statement('DELETE FROM reports_url_trigrams').run();
+      this.statement('DELETE FROM report_search').run();
     });
   }
 
@@ -399,7 +564,7 @@ export class ReportCache {
     const pageCount = this.db.pragma('page_count', { simple: true }) as number;
     const pageSize = this.db.pragma('page_size', { simple: true }) as number;
     return {
-      reportCount: this.count('scope = @scope', { scope }, false),
+      reportCount: this.countedRows(scope, '', null),
       sizeBytes: pageCount * pageSize,
       lastFullSyncAt: this.getMeta(scope, LAST_FULL_SYNC_META),
     };
