@@ -6,6 +6,7 @@
  * search index: upper case, non-ASCII, quotes, LIKE wildcards, and project names holding the
  * characters the index's keys escape.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,16 @@ import {
 } from '../../shared/report';
 
 const FETCHED_AT = '2025-06-01T12:00:00.000Z';
+const BASE_QUERY: NormalizedListQuery = {
+  search: '',
+  search_by: 'url',
+  project: '',
+  result: null,
+  sort_by: 'id',
+  sort: 'desc',
+  per_page: 10,
+  page: 1,
+};
 const SCOPE = 'main';
 const OTHER_SCOPE = 'other';
 
@@ -220,5 +231,48 @@ describe('the cache list query planner', () => {
     for (const id of removed) cache.removeReport(SCOPE, id);
     const now = [...changed, ...main.slice(1_800)].filter((r) => !removed.has(r.id));
     check(now, SCOPE, queryMix(250, 10, now.length));
+  });
+});
+
+describe('remembered search totals', () => {
+  let dir: string;
+  let cache: ReportCache;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'report-desk-totals-'));
+    cache = ReportCache.open(join(dir, 'cache.sqlite'));
+    cache.putReports(SCOPE, generated(500, 1, 13), FETCHED_AT);
+  });
+  afterAll(() => {
+    cache.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const total = (search: string, page = 1) =>
+    Number(cache.query(SCOPE, { ...BASE_QUERY, search, page }).page.total);
+
+  it('are forgotten when this connection changes a row', () => {
+    const before = total('example');
+    expect(total('example', 2)).toBe(before);
+    cache.putReport(SCOPE, { id: '777001', url: 'https://new.example/x', result: 'good' }, FETCHED_AT);
+    expect(total('example')).toBe(before + 1);
+    cache.removeReport(SCOPE, '777001');
+    expect(total('example')).toBe(before);
+    // A short search (no trigram index) is remembered and forgotten alike.
+    const short = total('ex');
+    cache.putReport(SCOPE, { id: '777002', url: 'https://ex.invalid', result: 'good' }, FETCHED_AT);
+    expect(total('ex')).toBe(short + 1);
+  });
+
+  it('are forgotten when another process commits to the same file', () => {
+    const before = total('other-process');
+    expect(before).toBe(0);
+    const script = `
+      import { ReportCache } from ${JSON.stringify(join(import.meta.dirname, '../../electron/core/cache/reportCache.ts'))};
+      const cache = ReportCache.open(${JSON.stringify(cache.file)});
+      cache.putReport(${JSON.stringify(SCOPE)}, { id: '888001', url: 'https://other-process.example', result: 'bad' }, ${JSON.stringify(FETCHED_AT)});
+      cache.close();`;
+    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: join(import.meta.dirname, '../..'),
+    });
+    expect(total('other-process')).toBe(1);
   });
 });

@@ -232,6 +232,9 @@ const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
   result: ['result', 'id_sort', 'id'],
 };
 
+/** Search totals remembered at most (a handful of searches paged or re-sorted). */
+const REMEMBERED_TOTALS = 64;
+
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
 /** The age shown for cached data is minute-grained, so an unchanged row's fetch time is too. */
@@ -247,6 +250,9 @@ export class ReportCache {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Search totals of the database as it was at `totalsVersion` (see rememberedTotal). */
+  private readonly totals = new Map<string, number>();
+  private totalsVersion = '';
   private constructor(file: string, db: Database.Database) {
     this.file = file;
     this.db = db;
@@ -406,13 +412,15 @@ export class ReportCache {
     const total =
       search === ''
         ? this.countedRows(scope, q.project, q.result)
-        : trigramSearch
-          ? this.countTrigramMatches(scope, search, q)
-          : (
-              this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
-                n: number;
-              }
-            ).n;
+        : this.rememberedTotal([scope, search, q.project, q.result], () =>
+            trigramSearch
+              ? this.countTrigramMatches(scope, search, q)
+              : (
+                  this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
+                    n: number;
+                  }
+                ).n,
+          );
     const { leading } = walkIndexFor(q);
     const rangeRows = this.countedRows(
       scope,
@@ -477,6 +485,29 @@ export class ReportCache {
         ...(result !== null ? { result } : {}),
       }) as { n: number }
     ).n;
+  }
+
+  /**
+   * A search's total, remembered while the database is unchanged: paging through a search or
+   * sorting it another way counts its matches once. Unchanged means no commit by another
+   * connection (PRAGMA data_version) and no row changed by this one (total_changes()).
+   */
+  private rememberedTotal(filters: readonly unknown[], count: () => number): number {
+    const version = `${this.db.pragma('data_version', { simple: true }) as number}/${
+      (this.statement('SELECT total_changes() AS n').get() as { n: number }).n
+    }`;
+    if (version !== this.totalsVersion) {
+      this.totals.clear();
+      this.totalsVersion = version;
+    }
+    const key = JSON.stringify(filters);
+    let total = this.totals.get(key);
+    if (total === undefined) {
+      total = count();
+      if (this.totals.size >= REMEMBERED_TOTALS) this.totals.clear();
+      this.totals.set(key, total);
+    }
+    return total;
   }
 
   /** A search's total, counted in the trigram index alone (it is exact: see migration 2). */
