@@ -232,8 +232,14 @@ const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
   result: ['result', 'id_sort', 'id'],
 };
 
-/** Search totals remembered at most (a handful of searches paged or re-sorted). */
-const REMEMBERED_TOTALS = 64;
+/** Searches remembered at most (a handful paged or re-sorted; a million rowids is ~8 MB). */
+const REMEMBERED_SEARCHES = 16;
+
+interface SearchMatches {
+  total: number;
+  /** The matching rowids as a JSON array (trigram searches), or null (shorter ones). */
+  rowids: string | null;
+}
 
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
@@ -250,9 +256,9 @@ export class ReportCache {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  /** Search totals of the database as it was at `totalsVersion` (see rememberedTotal). */
-  private readonly totals = new Map<string, number>();
-  private totalsVersion = '';
+  /** Search matches in the database as it was at `matchesVersion` (see rememberedMatches). */
+  private readonly matches = new Map<string, SearchMatches>();
+  private matchesVersion = '';
   private constructor(file: string, db: Database.Database) {
     this.file = file;
     this.db = db;
@@ -409,18 +415,24 @@ export class ReportCache {
     }
     const whereSql = filters.join(' AND ');
 
-    const total =
+    // A search's matches: their number, and (for a trigram search) their rowids as a JSON
+    // array, found once and remembered while the database is unchanged.
+    const matches =
       search === ''
-        ? this.countedRows(scope, q.project, q.result)
-        : this.rememberedTotal([scope, search, q.project, q.result], () =>
+        ? null
+        : this.rememberedMatches([scope, search, q.project, q.result], () =>
             trigramSearch
-              ? this.countTrigramMatches(scope, search, q)
-              : (
-                  this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
-                    n: number;
-                  }
-                ).n,
+              ? this.trigramMatches(scope, search, q)
+              : {
+                  total: (
+                    this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
+                      n: number;
+                    }
+                  ).n,
+                  rowids: null,
+                },
           );
+    const total = matches ? matches.total : this.countedRows(scope, q.project, q.result);
     const { leading } = walkIndexFor(q);
     const rangeRows = this.countedRows(
       scope,
@@ -436,21 +448,18 @@ export class ReportCache {
         ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
       const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
       const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
+      const inMatches = 'rowid IN (SELECT value FROM json_each(@rowids))';
       const source =
         plan.kind === 'walk' && plan.search === 'trigram-set'
-          ? `reports INDEXED BY ${plan.index} WHERE ${whereSql.replace(
-              'instr(url_lower, @search) > 0',
-              'rowid IN (SELECT rowid FROM report_search WHERE report_search MATCH @match)',
-            )}`
+          ? `reports INDEXED BY ${plan.index} WHERE ${whereSql.replace('instr(url_lower, @search) > 0', inMatches)}`
           : plan.kind === 'walk'
             ? `reports INDEXED BY ${plan.index} WHERE ${whereSql}`
             : plan.kind === 'trigram'
-              ? `reports NOT INDEXED WHERE rowid IN (
-                 SELECT rowid FROM report_search WHERE report_search MATCH @match
-               ) AND ${whereSql}`
+              ? `reports NOT INDEXED WHERE ${inMatches} AND ${whereSql}`
               : `reports WHERE ${whereSql}`;
-      if (plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set'))
-        params.match = this.trigramMatch(scope, search, q);
+      if (plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set')) {
+        params.rowids = matches?.rowids ?? '[]';
+      }
       // Order and skip on the narrow columns first; read the JSON records of this page only.
       rows = this.statement(
         `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
@@ -488,37 +497,39 @@ export class ReportCache {
   }
 
   /**
-   * A search's total, remembered while the database is unchanged: paging through a search or
-   * sorting it another way counts its matches once. Unchanged means no commit by another
+   * A search's matches, remembered while the database is unchanged: paging through a search
+   * or sorting it another way finds them once. Unchanged means no commit by another
    * connection (PRAGMA data_version) and no row changed by this one (total_changes()).
    */
-  private rememberedTotal(filters: readonly unknown[], count: () => number): number {
+  private rememberedMatches(filters: readonly unknown[], find: () => SearchMatches): SearchMatches {
     const version = `${this.db.pragma('data_version', { simple: true }) as number}/${
       (this.statement('SELECT total_changes() AS n').get() as { n: number }).n
     }`;
-    if (version !== this.totalsVersion) {
-      this.totals.clear();
-      this.totalsVersion = version;
+    if (version !== this.matchesVersion) {
+      this.matches.clear();
+      this.matchesVersion = version;
     }
     const key = JSON.stringify(filters);
-    let total = this.totals.get(key);
-    if (total === undefined) {
-      total = count();
-      if (this.totals.size >= REMEMBERED_TOTALS) this.totals.clear();
-      this.totals.set(key, total);
+    let found = this.matches.get(key);
+    if (found === undefined) {
+      found = find();
+      if (this.matches.size >= REMEMBERED_SEARCHES) this.matches.clear();
+      this.matches.set(key, found);
     }
-    return total;
+    return found;
   }
 
-  /** A search's total, counted in the trigram index alone (it is exact: see migration 2). */
-  private countTrigramMatches(scope: string, search: string, q: NormalizedListQuery): number {
+  /**
+   * A search's matches, found in the trigram index alone (exact: see migration 2), without
+   * reading a row.
+   */
+  private trigramMatches(scope: string, search: string, q: NormalizedListQuery): SearchMatches {
     const match = this.trigramMatch(scope, search, q);
-    if (match === null) return 0;
-    return (
-      this.statement('SELECT count(*) AS n FROM report_search WHERE report_search MATCH ?').get(match) as {
-        n: number;
-      }
-    ).n;
+    if (match === null) return { total: 0, rowids: '[]' };
+    const rowids = this.statement('SELECT rowid FROM report_search WHERE report_search MATCH ?')
+      .pluck()
+      .all(match) as number[];
+    return { total: rowids.length, rowids: JSON.stringify(rowids) };
   }
 
   /**
