@@ -259,9 +259,16 @@ export class ReportCache {
   /** Search matches in the database as it was at `matchesVersion` (see rememberedMatches). */
   private readonly matches = new Map<string, SearchMatches>();
   private matchesVersion = '';
-  private constructor(file: string, db: Database.Database) {
+  /** Write-throughs answered already and written right after (see putReportsSoon). */
+  private readonly pendingWrites: { scope: string; reports: Report[]; fetchedAt: string }[] = [];
+  private flushScheduled = false;
+  private flushing = false;
+  private readonly logger: Logger;
+
+  private constructor(file: string, db: Database.Database, logger: Logger) {
     this.file = file;
     this.db = db;
+    this.logger = logger;
   }
 
   /**
@@ -273,7 +280,7 @@ export class ReportCache {
     const logger = (options.logger ?? silentLogger).child('cache');
     mkdirSync(dirname(file), { recursive: true });
     try {
-      return new ReportCache(file, openDatabase(file));
+      return new ReportCache(file, openDatabase(file), logger);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (typeof code !== 'string' || !CORRUPT_CODES.has(code)) throw error;
@@ -281,12 +288,48 @@ export class ReportCache {
       logger.warn('The cache file is damaged; keeping it aside and starting a new one.', { aside, code });
       renameSync(file, aside);
       for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
-      return new ReportCache(file, openDatabase(file));
+      return new ReportCache(file, openDatabase(file), logger);
     }
   }
 
   close(): void {
+    this.flushPendingWrites();
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * putReports, done right after the current task instead of before the caller answers: the
+   * gateway's write-through of a page it has fetched. Every later use of this cache (a read,
+   * a write, close) writes pending pages first, so whatever this process reads from the cache
+   * after an answer includes that answer: what is shown is what is cached.
+   */
+  putReportsSoon(scope: string, reports: Report[], fetchedAt: string): void {
+    this.pendingWrites.push({ scope, reports, fetchedAt });
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flushPendingWrites();
+    });
+  }
+
+  /** Writes the pages putReportsSoon queued, in order. A failed one is logged and dropped (the cache is a copy). */
+  private flushPendingWrites(): void {
+    if (this.flushing || this.pendingWrites.length === 0 || !this.db.open) return;
+    this.flushing = true;
+    try {
+      for (let write = this.pendingWrites.shift(); write; write = this.pendingWrites.shift()) {
+        try {
+          this.putReports(write.scope, write.reports, write.fetchedAt);
+        } catch (error) {
+          this.logger.warn('Could not keep a fetched page in the offline cache.', {
+            code: (error as { code?: unknown }).code,
+          });
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
   }
 
   /**
@@ -295,6 +338,7 @@ export class ReportCache {
    * wait out busy_timeout instead of failing at once when a read turns into a write.
    */
   transaction<T>(fn: () => T): T {
+    this.flushPendingWrites();
     return this.db.transaction(fn).immediate();
   }
 
@@ -635,6 +679,8 @@ export class ReportCache {
   }
 
   private statement(sql: string): Database.Statement {
+    // Pages already shown are written before anything else touches the cache.
+    this.flushPendingWrites();
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
