@@ -232,13 +232,15 @@ const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
   result: ['result', 'id_sort', 'id'],
 };
 
-/** Searches remembered at most (a handful paged or re-sorted; a million rowids is ~8 MB). */
+/** Searches remembered at most (a handful paged or re-sorted; a million rowids is ~8 MB of JSON). */
 const REMEMBERED_SEARCHES = 16;
 
 interface SearchMatches {
   total: number;
-  /** The matching rowids as a JSON array (trigram searches), or null (shorter ones). */
-  rowids: string | null;
+  /** The trigram index's query (null: no row can match, or a search too short for it). */
+  match: string | null;
+  /** The matching rowids as a JSON array, found when a plan first needs them. */
+  rowids?: string;
 }
 
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
@@ -459,8 +461,8 @@ export class ReportCache {
     }
     const whereSql = filters.join(' AND ');
 
-    // A search's matches: their number, and (for a trigram search) their rowids as a JSON
-    // array, found once and remembered while the database is unchanged.
+    // A search's matches: their number, and (for a trigram search, when a plan needs them)
+    // their rowids, found once and remembered while the database is unchanged.
     const matches =
       search === ''
         ? null
@@ -473,7 +475,7 @@ export class ReportCache {
                       n: number;
                     }
                   ).n,
-                  rowids: null,
+                  match: null,
                 },
           );
     const total = matches ? matches.total : this.countedRows(scope, q.project, q.result);
@@ -502,6 +504,7 @@ export class ReportCache {
               ? `reports NOT INDEXED WHERE ${inMatches} AND ${whereSql}`
               : `reports WHERE ${whereSql}`;
       if (plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set')) {
+        if (matches) matches.rowids ??= this.trigramRowids(matches.match);
         params.rowids = matches?.rowids ?? '[]';
       }
       // Order and skip on the narrow columns first; read the JSON records of this page only.
@@ -569,11 +572,26 @@ export class ReportCache {
    */
   private trigramMatches(scope: string, search: string, q: NormalizedListQuery): SearchMatches {
     const match = this.trigramMatch(scope, search, q);
-    if (match === null) return { total: 0, rowids: '[]' };
+    if (match === null) return { total: 0, match };
+    const total = (
+      this.statement('SELECT count(*) AS n FROM report_search WHERE report_search MATCH ?').get(match) as {
+        n: number;
+      }
+    ).n;
+    return { total, match };
+  }
+
+  /**
+   * The rowids matching a trigram query, as a JSON array for json_each. Asked only by the
+   * plans that need them (few matches, or a walk in URL order), not to count: a common word's
+   * hundreds of thousands of rowids would cost more than the count.
+   */
+  private trigramRowids(match: string | null): string {
+    if (match === null) return '[]';
     const rowids = this.statement('SELECT rowid FROM report_search WHERE report_search MATCH ?')
       .pluck()
       .all(match) as number[];
-    return { total: rowids.length, rowids: JSON.stringify(rowids) };
+    return JSON.stringify(rowids);
   }
 
   /**
