@@ -6,13 +6,14 @@
  * search index: upper case, non-ASCII, quotes, LIKE wildcards, and project names holding the
  * characters the index's keys escape.
  */
+import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePlan, walkIndexFor, type ListPlan } from '../../electron/core/cache/listPlan';
-import { ReportCache } from '../../electron/core/cache/reportCache';
+import { MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
 import { mulberry32, pick } from '../../electron/demo-service/random';
 import { DEMO_PROJECTS, generateReports } from '../../electron/demo-service/seed';
 import {
@@ -274,5 +275,62 @@ describe('remembered search totals', () => {
       cwd: join(import.meta.dirname, '../..'),
     });
     expect(total('other-process')).toBe(1);
+  });
+});
+
+describe('migration 2 (the planner’s search index)', () => {
+  it('brings a cache written before it up to date, its reports searchable and filterable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-desk-migrate-'));
+    try {
+      const file = join(dir, 'cache.sqlite');
+      // A file as the first schema left it, with reports in two scopes.
+      const old = new Database(file);
+      old.exec(MIGRATIONS[0]);
+      old.pragma('user_version = 1');
+      const insert = old.prepare(
+        `INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at, fetched_at, record)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const main = [...generated(800, 1, 21), ...TRICKY];
+      const other = generated(300, 1, 22);
+      for (const [scope, reports] of [
+        [SCOPE, main],
+        [OTHER_SCOPE, other],
+      ] as const) {
+        for (const r of reports) {
+          insert.run(
+            scope,
+            r.id,
+            Number(r.id),
+            r.url,
+            r.url.toLowerCase(),
+            r.result ?? null,
+            r.project ?? null,
+            r.generated_at ?? null,
+            FETCHED_AT,
+            JSON.stringify(r),
+          );
+        }
+      }
+      old.close();
+
+      const migrated = ReportCache.open(file);
+      try {
+        expect(migrated.integrityCheck()).toBe('ok');
+        for (const q of queryMix(200, 23, main.length)) {
+          const { page } = migrated.query(SCOPE, q);
+          expect({ q, ids: page.reports.map((r) => r.id), total: page.total }).toEqual({
+            q,
+            ...expected(main, q),
+          });
+        }
+        const { page } = migrated.query(OTHER_SCOPE, { ...BASE_QUERY, search: 'https' });
+        expect(page.total).toBe(expected(other, { ...BASE_QUERY, search: 'https' }).total);
+      } finally {
+        migrated.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

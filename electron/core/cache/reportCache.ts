@@ -40,7 +40,7 @@ export const SYNC_ID_META = 'sync_id';
  * Ordered migrations; PRAGMA user_version is the number applied. Append, never edit: a file
  * written by an older ReportDesk is brought up to date step by step.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE reports (
     scope          TEXT NOT NULL,
