@@ -110,6 +110,11 @@ export interface DemoServiceOptions {
   now?: () => Date;
   /** Careless-service modes (default: all off). */
   modes?: Partial<SecretAndAccountModes>;
+  /**
+   * Answer every request this many ms after it arrives (default 0): the round trip of a real
+   * network, for benchmarks of what latency does to a sync. Fault delays add to it.
+   */
+  latencyMs?: number;
 }
 
 export interface DemoService {
@@ -275,6 +280,8 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
     now: options.now ?? (() => new Date()),
   });
   const faults = new FaultList();
+  // The starting latency; faults.setLatency changes it and faults.clear() ends it.
+  if (options.latencyMs !== undefined && options.latencyMs > 0) faults.setLatency(options.latencyMs);
   const modes: SecretAndAccountModes = { echoSecrets: false, accountWithoutId: false, ...options.modes };
   let accountReads = 0;
   const requests: RecordedRequest[] = [];

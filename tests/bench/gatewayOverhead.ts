@@ -4,7 +4,9 @@
  * gateway's 'reports:list' handler — validation, client, response parsing, cache write-through
  * into SQLite — and (b) through a bare fetch + JSON.parse. Interleaved round by round,
  * alternating which goes first, after a warm-up. Two more variants in the same rounds break the
- * difference down: the API client alone (no cache), and the cache write-through alone.
+ * difference down: the API client alone (no cache), and the cache write-through alone. The
+ * gateway answers before its write-through (ReportCache.putReportsSoon); after every sample the
+ * bench lets that write finish untimed, and prints answer + write as a figure of its own.
  */
 import { performance } from 'node:perf_hooks';
 import { ReportServiceClient } from '../../electron/core/api/client';
@@ -70,12 +72,20 @@ export async function runGatewayOverhead(): Promise<void> {
       client: [],
       cacheWrite: [],
     };
+    const answerThenWrite: number[] = [];
     for (let round = 0; round < WARM_UP + ROUNDS; round++) {
       // Rotate the order each round, so no variant always runs on a cold or a warm path.
       for (let i = 0; i < names.length; i++) {
         const name = names[(round + i) % names.length];
         const ms = await variants[name]();
-        if (round >= WARM_UP) samples[name].push(ms);
+        // The gateway writes the page through right after answering: let that finish (timed
+        // apart) so it never lands in the next variant's figure.
+        const settleStart = performance.now();
+        await new Promise((resolve) => setImmediate(resolve));
+        if (round >= WARM_UP) {
+          samples[name].push(ms);
+          if (name === 'gateway') answerThenWrite.push(ms + performance.now() - settleStart);
+        }
       }
     }
     note(BENCH, `${ROUNDS} interleaved rounds after ${WARM_UP} warm-up rounds`);
@@ -88,6 +98,7 @@ export async function runGatewayOverhead(): Promise<void> {
     const fetchMedian = median(fetchMs);
     info(BENCH, 'gateway_median', round(gatewayMedian, 3), 'ms');
     info(BENCH, 'gateway_p95', round(percentile(gatewayMs, 95), 3), 'ms');
+    info(BENCH, 'gateway_answer_then_write_median', round(median(answerThenWrite), 3), 'ms');
     info(BENCH, 'bare_fetch_median', round(fetchMedian, 3), 'ms');
     info(BENCH, 'bare_fetch_p95', round(percentile(fetchMs, 95), 3), 'ms');
     info(BENCH, 'added_median', round(gatewayMedian - fetchMedian, 3), 'ms');
@@ -97,8 +108,8 @@ export async function runGatewayOverhead(): Promise<void> {
       metric: 'ratio',
       value: round(ratio),
       unit: 'x',
-      goal: '<= 1.3x',
-      met: ratio <= 1.3,
+      goal: '<= 1.2x',
+      met: ratio <= 1.2,
     });
 
     // The same comparison where the service takes 20 ms to answer, as over a real network:

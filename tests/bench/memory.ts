@@ -16,7 +16,7 @@ import { OFFLINE_REPORT_COUNT, fillCache } from './offlineQuery';
 const BENCH = 'memory';
 const MB = 1024 * 1024;
 /** Not a real key: the child never reaches a service with it (nothing listens on its port). */
-const BENCH_KEY = 'bench-offline-key-0000';
+export const BENCH_KEY = 'bench-offline-key-0000';
 
 export interface MemoryChildReport {
   pages: number;
@@ -24,6 +24,32 @@ export interface MemoryChildReport {
   rssStartBytes: number;
   rssAfterWalkBytes: number;
   heapUsedAfterWalkBytes: number;
+}
+
+/**
+ * Runs tests/bench/memoryChild.ts on `dataDir` (filled for BENCH_KEY at `baseUrl`): it walks
+ * every `stride`-th page from the first, and the last one.
+ */
+export async function walkInChild(
+  dataDir: string,
+  baseUrl: string,
+  stride: number,
+): Promise<MemoryChildReport> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'memoryChild.ts'),
+      dataDir,
+      baseUrl,
+      BENCH_KEY,
+      String(stride),
+    ],
+    { maxBuffer: MB },
+  );
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '') as MemoryChildReport;
 }
 
 export async function runMemory(): Promise<void> {
@@ -38,20 +64,7 @@ export async function runMemory(): Promise<void> {
     } finally {
       cache.close();
     }
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        '--expose-gc',
-        '--import',
-        'tsx',
-        join(import.meta.dirname, 'memoryChild.ts'),
-        dataDir,
-        baseUrl,
-        BENCH_KEY,
-      ],
-      { maxBuffer: MB },
-    );
-    const child = JSON.parse(stdout.trim().split('\n').pop() ?? '') as MemoryChildReport;
+    const child = await walkInChild(dataDir, baseUrl, 1);
     if (child.reports !== OFFLINE_REPORT_COUNT) {
       throw new Error(`The walk saw ${child.reports} reports, not ${OFFLINE_REPORT_COUNT}.`);
     }

@@ -1,9 +1,10 @@
 /**
  * Run by tests/bench/memory.ts as
- *   node --expose-gc --import tsx tests/bench/memoryChild.ts <data dir> <base URL> <key>
+ *   node --expose-gc --import tsx tests/bench/memoryChild.ts <data dir> <base URL> <key> [stride]
  * Opens the core on a data dir whose cache already holds the reports, walks every page at
  * per_page 100 through 'reports:list' (offline: nothing listens at the base URL), and prints
- * one JSON line: pages, reports and memory figures.
+ * one JSON line: pages, reports and memory figures. With a stride n > 1 it reads pages 1,
+ * 1 + n, 1 + 2n, … and the last one (a million reports are 10,000 pages).
  */
 import { dispatch } from '../../electron/core/ipc/dispatch';
 import { MemoryKeyStore } from '../../electron/core/keys/keyStore';
@@ -11,7 +12,8 @@ import { createCoreServices } from '../../electron/core/services';
 import type { ReportPageResult } from '../../shared/contract';
 import type { MemoryChildReport } from './memory';
 
-const [dataDir, baseUrl, apiKey] = process.argv.slice(2);
+const [dataDir, baseUrl, apiKey, strideArgument] = process.argv.slice(2);
+const stride = Math.max(1, Number(strideArgument ?? 1) || 1);
 const settle = () => (globalThis as { gc?: () => void }).gc?.();
 
 settle();
@@ -27,7 +29,7 @@ const rssStartBytes = process.memoryUsage().rss;
 
 let pages = 0;
 let reports = 0;
-for (let page = 1; ; page++) {
+for (let page = 1; ;) {
   const result = await dispatch(core.handlers, 'reports:list', { per_page: 100, page });
   if (!result.ok) throw new Error(`page ${page}: ${result.error.message}`);
   const value = result.value as ReportPageResult;
@@ -35,6 +37,7 @@ for (let page = 1; ; page++) {
   pages += 1;
   reports += value.reports.length;
   if (value.lastPage === null || page >= value.lastPage) break;
+  page = Math.min(page + stride, value.lastPage);
 }
 settle();
 const usage = process.memoryUsage();

@@ -77,8 +77,8 @@ function measureBundle(outDir: string): void {
     metric: 'js_gzip',
     value: round(jsGzip, 1),
     unit: 'KB',
-    goal: '<= 120 KB',
-    met: jsGzip <= 120,
+    goal: '<= 110 KB',
+    met: jsGzip <= 110,
   });
   info(BENCH, 'js_raw', round(sizes.js.raw / KB, 1), 'KB');
   info(BENCH, 'css_raw', round(sizes.css.raw / KB, 1), 'KB');
@@ -116,6 +116,33 @@ async function reloadWithHundredRows(page: Page, profileId: string): Promise<num
     { polling: 'raf', timeout: UI_TIMEOUT_MS },
   );
   return (await handle.jsonValue()) as number;
+}
+
+/**
+ * What the page did before its first rows, from its own timings (ms since navigation start):
+ * HTML and script received, DOM ready, and each bridge call's start and end.
+ */
+async function startProfile(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    // The page's timeline (the Node type-check has no DOM lib, hence the local shape).
+    interface Entry {
+      name: string;
+      startTime: number;
+      responseEnd: number;
+      domContentLoadedEventEnd: number;
+    }
+    const timeline = globalThis.performance as unknown as { getEntriesByType(type: string): Entry[] };
+    const at = (ms: number) => Math.round(ms);
+    const [nav] = timeline.getEntriesByType('navigation');
+    const parts = [`html ${at(nav.responseEnd)}`];
+    for (const entry of timeline.getEntriesByType('resource')) {
+      const name = new URL(entry.name).pathname;
+      const label = name.startsWith('/__bridge') ? 'bridge call' : name.split('/').pop();
+      parts.push(`${label} ${at(entry.startTime)}→${at(entry.responseEnd)}`);
+    }
+    parts.push(`DOM ready ${at(nav.domContentLoadedEventEnd)}`);
+    return parts.join(', ');
+  });
 }
 
 /** Clicks a header and answers ms until the first row shows `expectedFirstId`, timed in the page. */
@@ -157,7 +184,16 @@ async function measureUi(page: Page, preview: PreviewServer, bench: BenchCore): 
   const loads: number[] = [];
   for (let run = 0; run < LOAD_RUNS; run++) loads.push(await reloadWithHundredRows(page, bench.profileId));
   note(BENCH, `navigation → 100 rows (ms): ${loads.map((ms) => round(ms, 1)).join(', ')}`);
-  info(BENCH, 'navigation_to_100_rows_from_cache_median', round(median(loads), 1), 'ms');
+  note(BENCH, `before the first rows of the last load: ${await startProfile(page)}`);
+  const navigationMedian = median(loads);
+  emit({
+    bench: BENCH,
+    metric: 'navigation_to_100_rows_from_cache_median',
+    value: round(navigationMedian, 1),
+    unit: 'ms',
+    goal: '<= 150 ms',
+    met: navigationMedian <= 150,
+  });
 
   const sorts: number[] = [];
   for (let r = 0; r < SORT_ROUNDS; r++) {

@@ -8,6 +8,7 @@
 import { runFullSync } from './fullSync';
 import { runGatewayOverhead } from './gatewayOverhead';
 import { runMemory } from './memory';
+import { runMillion } from './million';
 import { runOfflineQuery } from './offlineQuery';
 import { runRenderer } from './renderer';
 
@@ -17,6 +18,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   'full-sync': runFullSync,
   renderer: runRenderer,
   memory: runMemory,
+  million: runMillion,
 };
 
 async function main(names: string[]): Promise<number> {

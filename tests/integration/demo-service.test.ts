@@ -668,6 +668,23 @@ describe('demo Report Service', () => {
       expect(delayed.json).toEqual(quick.json);
     });
 
+    it('holds every answer for latencyMs, and stop() ends the wait without answering', async () => {
+      const distant = await startDemoService({ reportsPerAccount: 5, latencyMs: 600_000 });
+      let answered = false;
+      const held = call(distant, '/api/v1/reports').then((r) => {
+        answered = true;
+        return r;
+      });
+      await waitUntil(() => distant.requests.length === 1);
+      // A second request arrives while the first is still held: neither has been answered.
+      const second = call(distant, '/api/v1/account');
+      await waitUntil(() => distant.requests.length === 2);
+      expect(answered).toBe(false);
+      const outcomes = Promise.all([expect(held).rejects.toThrow(), expect(second).rejects.toThrow()]);
+      await distant.stop();
+      await outcomes;
+    });
+
     it('hangs up without a response', async () => {
       await fresh();
       faulty.faults.add({ method: 'GET', path: '/api/v1/reports', hangUp: true, times: 1 });

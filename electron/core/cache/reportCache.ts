@@ -14,6 +14,7 @@ import type { CacheStatus } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
 import type { Account, NormalizedListQuery, Report, ReportPage } from '../../../shared/report';
 import { silentLogger, type Logger } from '../log';
+import { choosePlan, walkIndexFor } from './listPlan';
 import { idSortKey, projectOf, recordJson, stripSecrets, textOrNull } from './records';
 import { ensurePrivateFile, keepPrivate, PRIVATE_DIR_MODE } from '../privateFiles';
 
@@ -40,7 +41,7 @@ export const SYNC_ID_META = 'sync_id';
  * Ordered migrations; PRAGMA user_version is the number applied. Append, never edit: a file
  * written by an older ReportDesk is brought up to date step by step.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE reports (
     scope          TEXT NOT NULL,
@@ -145,6 +146,94 @@ const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   );
   `,
+  // 3: the list query's planner (listPlan.ts). The search index carries the scope
+  // and the filters as well, case-sensitive over the lowercased url, so a trigram phrase is an
+  // exact substring match and a search's total is counted in the index alone, without reading
+  // a row. Each scope, result and project value gets a number in report_search_keys and is
+  // indexed as '<' + one character made of it + '>': exactly one trigram, matching that value
+  // only (the triggers avoid INSERT OR IGNORE: an upsert's own conflict handling would
+  // override it). The sort indexes end with project and result, so a walk checks those filters in the
+  // index, without reading the row.
+  `
+  DROP TRIGGER reports_trigrams_insert;
+  DROP TRIGGER reports_trigrams_delete;
+  DROP TRIGGER reports_trigrams_update;
+  DROP TABLE reports_url_trigrams;
+  CREATE TABLE report_search_keys (
+    id    INTEGER PRIMARY KEY,
+    kind  TEXT NOT NULL,
+    value TEXT NOT NULL,
+    UNIQUE (kind, value)
+  );
+  CREATE VIRTUAL TABLE report_search USING fts5 (
+    url, scope_key, result_key, project_key,
+    content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
+  );
+  CREATE TRIGGER report_search_insert AFTER INSERT ON reports BEGIN
+    INSERT INTO report_search_keys (kind, value) SELECT 's', new.scope
+    WHERE new.scope IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 's' AND value = new.scope);
+    INSERT INTO report_search_keys (kind, value) SELECT 'r', new.result
+    WHERE new.result IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'r' AND value = new.result);
+    INSERT INTO report_search_keys (kind, value) SELECT 'p', new.project
+    WHERE new.project IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'p' AND value = new.project);
+    INSERT INTO report_search (rowid, url, scope_key, result_key, project_key) VALUES (
+      new.rowid, new.url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = new.scope),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = new.result),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = new.project));
+  END;
+  CREATE TRIGGER report_search_delete AFTER DELETE ON reports BEGIN
+    DELETE FROM report_search WHERE rowid = old.rowid;
+  END;
+  CREATE TRIGGER report_search_update AFTER UPDATE OF url_lower, result, project ON reports
+  WHEN old.url_lower IS NOT new.url_lower OR old.result IS NOT new.result
+    OR old.project IS NOT new.project BEGIN
+    DELETE FROM report_search WHERE rowid = old.rowid;
+    INSERT INTO report_search_keys (kind, value) SELECT 's', new.scope
+    WHERE new.scope IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 's' AND value = new.scope);
+    INSERT INTO report_search_keys (kind, value) SELECT 'r', new.result
+    WHERE new.result IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'r' AND value = new.result);
+    INSERT INTO report_search_keys (kind, value) SELECT 'p', new.project
+    WHERE new.project IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'p' AND value = new.project);
+    INSERT INTO report_search (rowid, url, scope_key, result_key, project_key) VALUES (
+      new.rowid, new.url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = new.scope),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = new.result),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = new.project));
+  END;
+  INSERT OR IGNORE INTO report_search_keys (kind, value)
+    SELECT 's', scope FROM reports UNION SELECT 'r', result FROM reports
+    UNION SELECT 'p', project FROM reports;
+  INSERT INTO report_search (rowid, url, scope_key, result_key, project_key)
+    SELECT rowid, url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = reports.scope),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = reports.result),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = reports.project)
+    FROM reports;
+
+  DROP INDEX reports_by_id;
+  DROP INDEX reports_by_generated_at;
+  DROP INDEX reports_by_url;
+  DROP INDEX reports_by_result;
+  DROP INDEX reports_by_project;
+  CREATE INDEX reports_by_id ON reports (scope, id_sort, id, project, result);
+  CREATE INDEX reports_by_generated_at ON reports (scope, generated_at, id_sort, id, project, result);
+  CREATE INDEX reports_by_url ON reports (scope, url, id_sort, id, project, result);
+  CREATE INDEX reports_by_result ON reports (scope, result, id_sort, id, project);
+  CREATE INDEX reports_by_project ON reports (scope, project, id_sort, id, result);
+  DELETE FROM sqlite_stat1 WHERE tbl = 'reports';
+  INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+    ('reports', 'sqlite_autoindex_reports_1', '100000 50000 1'),
+    ('reports', 'reports_by_id', '100000 50000 1 1 1 1'),
+    ('reports', 'reports_by_generated_at', '100000 50000 2 1 1 1 1'),
+    ('reports', 'reports_by_url', '100000 50000 2 1 1 1 1'),
+    ('reports', 'reports_by_result', '100000 50000 30000 1 1 1'),
+    ('reports', 'reports_by_project', '100000 50000 100 1 1 1');
+  ANALYZE sqlite_schema;
+  `,
 ];
 
 const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
@@ -153,6 +242,17 @@ const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
   url: ['url', 'id_sort', 'id'],
   result: ['result', 'id_sort', 'id'],
 };
+
+/** Searches remembered at most (a handful paged or re-sorted; a million rowids is ~8 MB of JSON). */
+const REMEMBERED_SEARCHES = 16;
+
+interface SearchMatches {
+  total: number;
+  /** The trigram index's query (null: no row can match, or a search too short for it). */
+  match: string | null;
+  /** The matching rowids as a JSON array, found when a plan first needs them. */
+  rowids?: string;
+}
 
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
@@ -169,9 +269,19 @@ export class ReportCache {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  private constructor(file: string, db: Database.Database) {
+  /** Search matches in the database as it was at `matchesVersion` (see rememberedMatches). */
+  private readonly matches = new Map<string, SearchMatches>();
+  private matchesVersion = '';
+  /** Write-throughs answered already and written right after (see putReportsSoon). */
+  private readonly pendingWrites: { scope: string; reports: Report[]; fetchedAt: string }[] = [];
+  private flushScheduled = false;
+  private flushing = false;
+  private readonly logger: Logger;
+
+  private constructor(file: string, db: Database.Database, logger: Logger) {
     this.file = file;
     this.db = db;
+    this.logger = logger;
   }
 
   /**
@@ -183,7 +293,7 @@ export class ReportCache {
     const logger = (options.logger ?? silentLogger).child('cache');
     mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
-      return new ReportCache(file, openDatabase(file));
+      return new ReportCache(file, openDatabase(file), logger);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (typeof code !== 'string' || !CORRUPT_CODES.has(code)) throw error;
@@ -191,12 +301,48 @@ export class ReportCache {
       logger.warn('The cache file is damaged; keeping it aside and starting a new one.', { aside, code });
       renameSync(file, aside);
       for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
-      return new ReportCache(file, openDatabase(file));
+      return new ReportCache(file, openDatabase(file), logger);
     }
   }
 
   close(): void {
+    this.flushPendingWrites();
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * putReports, done right after the current task instead of before the caller answers: the
+   * gateway's write-through of a page it has fetched. Every later use of this cache (a read,
+   * a write, close) writes pending pages first, so whatever this process reads from the cache
+   * after an answer includes that answer: what is shown is what is cached.
+   */
+  putReportsSoon(scope: string, reports: Report[], fetchedAt: string): void {
+    this.pendingWrites.push({ scope, reports, fetchedAt });
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flushPendingWrites();
+    });
+  }
+
+  /** Writes the pages putReportsSoon queued, in order. A failed one is logged and dropped (the cache is a copy). */
+  private flushPendingWrites(): void {
+    if (this.flushing || this.pendingWrites.length === 0 || !this.db.open) return;
+    this.flushing = true;
+    try {
+      for (let write = this.pendingWrites.shift(); write; write = this.pendingWrites.shift()) {
+        try {
+          this.putReports(write.scope, write.reports, write.fetchedAt);
+        } catch (error) {
+          this.logger.warn('Could not keep a fetched page in the offline cache.', {
+            code: (error as { code?: unknown }).code,
+          });
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
   }
 
   /**
@@ -205,6 +351,7 @@ export class ReportCache {
    * wait out busy_timeout instead of failing at once when a read turns into a write.
    */
   transaction<T>(fn: () => T): T {
+    this.flushPendingWrites();
     return this.db.transaction(fn).immediate();
   }
 
@@ -299,34 +446,30 @@ export class ReportCache {
     ).changes;
   }
 
-  /** The WHERE clause of a list query's filters (project, result, search), shared by query and counts. */
+  /**
+   * The WHERE clause of a list query's filters (project, result, search): the list and the
+   * overview share it. instr() matches the text literally, so % and _ in a search are plain
+   * characters; the trigram index only narrows the rows (see query).
+   */
   private filterSql(
     scope: string,
     q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
   ): { whereSql: string; params: Record<string, unknown> } {
-    const where = ['scope = @scope'];
+    const filters = ['scope = @scope'];
     const params: Record<string, unknown> = { scope };
     if (q.project !== '') {
-      where.push('project = @project');
+      filters.push('project = @project');
       params.project = q.project;
     }
     if (q.result !== null) {
-      where.push('result = @result');
+      filters.push('result = @result');
       params.result = q.result;
     }
     if (q.search !== '') {
-      const search = q.search.toLowerCase();
-      if ([...search].length >= 3) {
-        where.push(
-          'rowid IN (SELECT rowid FROM reports_url_trigrams WHERE reports_url_trigrams MATCH @phrase)',
-        );
-        params.phrase = `"${search.replace(/"/g, '""')}"`;
-      }
-      // instr() matches the text literally, so % and _ in a search are plain characters.
-      where.push('instr(url_lower, @search) > 0');
-      params.search = search;
+      filters.push('instr(url_lower, @search) > 0');
+      params.search = q.search.toLowerCase();
     }
-    return { whereSql: where.join(' AND '), params };
+    return { whereSql: filters.join(' AND '), params };
   }
 
   /**
@@ -346,19 +489,70 @@ export class ReportCache {
     return this.statement(sql).all(params) as { project: string; result: string; n: number }[];
   }
 
-  /** One page of the list, with the service's semantics (see report-service-api.md §4.1). */
+  /**
+   * One page of the list, with the service's semantics (see report-service-api.md §4.1).
+   * The total comes first, from the cheapest exact source: the trigger-kept counts without a
+   * search, the trigram index alone with one. Then listPlan.ts picks how to read the page.
+   */
   query(scope: string, q: NormalizedListQuery): CacheQueryResult {
     const { whereSql, params } = this.filterSql(scope, q);
-    const direction = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const orderSql = ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
+    const search = q.search.toLowerCase();
+    // Fewer than 3 characters is below the trigram index's reach: those rows are checked one by one.
+    const trigramSearch = [...search].length >= 3;
 
-    const total = this.count(whereSql, params, q.search !== '');
-    // Order and skip on the narrow columns first; read the JSON records of this page only.
-    const rows = this.statement(
-      `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
-         SELECT rowid FROM reports WHERE ${whereSql} ORDER BY ${orderSql} LIMIT @limit OFFSET @offset
-       ) ORDER BY ${orderSql}`,
-    ).all({ ...params, limit: q.per_page, offset: (q.page - 1) * q.per_page }) as ReportRow[];
+    // A search's matches: their number, and (for a trigram search, when a plan needs them)
+    // their rowids, found once and remembered while the database is unchanged.
+    const matches =
+      search === ''
+        ? null
+        : this.rememberedMatches([scope, search, q.project, q.result], () =>
+            trigramSearch
+              ? this.trigramMatches(scope, search, q)
+              : {
+                  total: (
+                    this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
+                      n: number;
+                    }
+                  ).n,
+                  match: null,
+                },
+          );
+    const total = matches ? matches.total : this.countedRows(scope, q.project, q.result);
+    const { leading } = walkIndexFor(q);
+    const rangeRows = this.countedRows(
+      scope,
+      leading === 'project' ? q.project : '',
+      leading === 'result' ? q.result : null,
+    );
+    const filteredRows = search === '' ? total : this.countedRows(scope, q.project, q.result);
+    const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
+
+    let rows: ReportRow[] = [];
+    if (plan.kind !== 'empty') {
+      const order = (direction: 'ASC' | 'DESC') =>
+        ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
+      const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
+      const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
+      const inMatches = 'rowid IN (SELECT value FROM json_each(@rowids))';
+      const source =
+        plan.kind === 'walk' && plan.search === 'trigram-set'
+          ? `reports INDEXED BY ${plan.index} WHERE ${whereSql.replace('instr(url_lower, @search) > 0', inMatches)}`
+          : plan.kind === 'walk'
+            ? `reports INDEXED BY ${plan.index} WHERE ${whereSql}`
+            : plan.kind === 'trigram'
+              ? `reports NOT INDEXED WHERE ${inMatches} AND ${whereSql}`
+              : `reports WHERE ${whereSql}`;
+      if (plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set')) {
+        if (matches) matches.rowids ??= this.trigramRowids(matches.match);
+        params.rowids = matches?.rowids ?? '[]';
+      }
+      // Order and skip on the narrow columns first; read the JSON records of this page only.
+      rows = this.statement(
+        `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
+           SELECT rowid FROM ${source} ORDER BY ${order(walked)} LIMIT @take OFFSET @skip
+         ) ORDER BY ${order(listed)}`,
+      ).all({ ...params, take: plan.take, skip: plan.skip }) as ReportRow[];
+    }
 
     let oldest: string | null = null;
     for (const row of rows) if (oldest === null || row.fetched_at < oldest) oldest = row.fetched_at;
@@ -374,18 +568,96 @@ export class ReportCache {
     };
   }
 
-  private count(whereSql: string, params: Record<string, unknown>, searched: boolean): number {
-    if (searched) {
-      return (
-        this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as { n: number }
-      ).n;
-    }
-    // Without a search the trigger-kept counts answer exactly: the filters are its columns.
+  /** Rows of the scope with these filters ('' and null: any), from the trigger-kept counts. */
+  private countedRows(scope: string, project: string, result: string | null): number {
+    const where = ['scope = @scope'];
+    if (project !== '') where.push('project = @project');
+    if (result !== null) where.push('result = @result');
     return (
-      this.statement(`SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE ${whereSql}`).get(params) as {
+      this.statement(`SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE ${where.join(' AND ')}`).get({
+        scope,
+        ...(project !== '' ? { project } : {}),
+        ...(result !== null ? { result } : {}),
+      }) as { n: number }
+    ).n;
+  }
+
+  /**
+   * A search's matches, remembered while the database is unchanged: paging through a search
+   * or sorting it another way finds them once. Unchanged means no commit by another
+   * connection (PRAGMA data_version) and no row changed by this one (total_changes()).
+   */
+  private rememberedMatches(filters: readonly unknown[], find: () => SearchMatches): SearchMatches {
+    const version = `${this.db.pragma('data_version', { simple: true }) as number}/${
+      (this.statement('SELECT total_changes() AS n').get() as { n: number }).n
+    }`;
+    if (version !== this.matchesVersion) {
+      this.matches.clear();
+      this.matchesVersion = version;
+    }
+    const key = JSON.stringify(filters);
+    let found = this.matches.get(key);
+    if (found === undefined) {
+      found = find();
+      if (this.matches.size >= REMEMBERED_SEARCHES) this.matches.clear();
+      this.matches.set(key, found);
+    }
+    return found;
+  }
+
+  /**
+   * A search's matches, found in the trigram index alone (exact: see migration 2), without
+   * reading a row.
+   */
+  private trigramMatches(scope: string, search: string, q: NormalizedListQuery): SearchMatches {
+    const match = this.trigramMatch(scope, search, q);
+    if (match === null) return { total: 0, match };
+    const total = (
+      this.statement('SELECT count(*) AS n FROM report_search WHERE report_search MATCH ?').get(match) as {
         n: number;
       }
     ).n;
+    return { total, match };
+  }
+
+  /**
+   * The rowids matching a trigram query, as a JSON array for json_each. Asked only by the
+   * plans that need them (few matches, or a walk in URL order), not to count: a common word's
+   * hundreds of thousands of rowids would cost more than the count.
+   */
+  private trigramRowids(match: string | null): string {
+    if (match === null) return '[]';
+    const rowids = this.statement('SELECT rowid FROM report_search WHERE report_search MATCH ?')
+      .pluck()
+      .all(match) as number[];
+    return JSON.stringify(rowids);
+  }
+
+  /**
+   * The FTS5 query for a search and the filters; null when a filter's value is one no row has.
+   * The scope's key is left out while no other scope has rows (it would match every row).
+   */
+  private trigramMatch(scope: string, search: string, q: NormalizedListQuery): string | null {
+    const parts = [`url : "${search.replace(/"/g, '""')}"`];
+    const filters: ['r' | 'p' | 's', string][] = [];
+    if (q.project !== '') filters.push(['p', q.project]);
+    if (q.result !== null) filters.push(['r', q.result]);
+    const shared = this.statement(
+      'SELECT EXISTS (SELECT 1 FROM report_counts WHERE scope != ? AND n > 0) AS shared',
+    ).get(scope) as { shared: number };
+    if (shared.shared) filters.push(['s', scope]);
+    const column = { r: 'result_key', p: 'project_key', s: 'scope_key' };
+    for (const [kind, value] of filters) {
+      const row = this.statement('SELECT id FROM report_search_keys WHERE kind = ? AND value = ?').get(
+        kind,
+        value,
+      ) as { id: number } | undefined;
+      // A value no row ever had: nothing can match.
+      if (!row) return null;
+      // The same key as the triggers of migration 2: one character, so one trigram.
+      parts.push(`${column[kind]} : "<${String.fromCodePoint(65536 + row.id)}>"`);
+    }
+    return parts.join(' AND ');
   }
 
   /** Distinct non-empty project names of the scope, sorted. */
@@ -477,7 +749,7 @@ export class ReportCache {
       for (const table of ['reports', 'report_counts', 'accounts', 'meta'])
         this.statement(`DELETE FROM ${table}`).run();
       // Rows deleted above took their trigrams along; this also drops any left by a failed write.
-      this.statement('DELETE FROM reports_url_trigrams').run();
+      this.statement('DELETE FROM report_search').run();
     });
   }
 
@@ -485,7 +757,7 @@ export class ReportCache {
     const pageCount = this.db.pragma('page_count', { simple: true }) as number;
     const pageSize = this.db.pragma('page_size', { simple: true }) as number;
     return {
-      reportCount: this.count('scope = @scope', { scope }, false),
+      reportCount: this.countedRows(scope, '', null),
       sizeBytes: pageCount * pageSize,
       lastFullSyncAt: this.getMeta(scope, LAST_FULL_SYNC_META),
     };
@@ -514,6 +786,8 @@ export class ReportCache {
   }
 
   private statement(sql: string): Database.Statement {
+    // Pages already shown are written before anything else touches the cache.
+    this.flushPendingWrites();
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

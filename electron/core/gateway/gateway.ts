@@ -619,7 +619,8 @@ export class Gateway {
       async (connection) => {
         const page = await this.client(connection).listReports(query);
         const fetchedAt = this.now().toISOString();
-        this.options.cache.putReports(connection.scope, page.reports, fetchedAt);
+        // Written right after this answer, before any later use of the cache (see putReportsSoon).
+        this.options.cache.putReportsSoon(connection.scope, page.reports, fetchedAt);
         return { ...page, source: 'network' as const, fetchedAt };
       },
       (scope) => {

@@ -18,7 +18,7 @@ import type {
 } from '../../../shared/contract';
 import { normalizeListQuery, type NormalizedListQuery, type Report } from '../../../shared/model';
 import { call } from './bridge';
-import { listStateToQuery, type ListState } from './listState';
+import { listStateToQuery, loadListState, type ListState } from './listState';
 
 export const queryKeys = {
   profiles: ['profiles'] as const,
@@ -54,6 +54,26 @@ export function useProfiles() {
     queryFn: () => call('profiles:list'),
     staleTime: Infinity,
   });
+}
+
+/**
+ * Starts the first screen's reads before React renders anything: the profiles and, when the
+ * list is the first screen, the active profile's list as it was left, the moment its id is
+ * known, instead of after the shell has rendered. Same keys and calls as the hooks use, so
+ * they find the answers (or the requests in flight); a failure is theirs to show.
+ */
+export function prefetchFirstScreen(client: QueryClient, withList: boolean): void {
+  client
+    .fetchQuery({ queryKey: queryKeys.profiles, queryFn: () => call('profiles:list'), staleTime: Infinity })
+    .then((state) => {
+      if (!withList || state.activeId === null) return;
+      const query = listStateToQuery(loadListState(state.activeId));
+      return client.prefetchQuery({
+        queryKey: queryKeys.reports(state.activeId, normalizeListQuery(query)),
+        queryFn: () => call('reports:list', query),
+      });
+    })
+    .catch(() => undefined);
 }
 
 /** The active profile's id, or null while loading or when there is none. */
