@@ -12,11 +12,10 @@ import { AppFailure, appError, type AppError } from '../../shared/errors';
 import { normalizeBaseUrl } from '../core/api/baseUrl';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
 import type { EventHub } from '../core/events';
-import type { GatewayOptions } from '../core/gateway/gateway';
 import { KeytarKeyStore } from '../core/keys/keyStore';
 import { createLogger, registerSecret } from '../core/log';
 import type { StoredProfile } from '../core/profiles/profileStore';
-import { createCoreServices, type CoreServices } from '../core/services';
+import { createCoreServices, type CoreServices, type CoreServicesOptions } from '../core/services';
 import { UsageError, type OptionValues } from './args';
 import { PROGRAM, text, type CliIo } from './context';
 import { resolveDataDir } from './dataDir';
@@ -81,7 +80,7 @@ function syncLeaseMs(env: CliIo['env']): number | undefined {
   return Number(raw);
 }
 
-function clientOptions(options: OptionValues, env: CliIo['env']): GatewayOptions['client'] {
+function clientOptions(options: OptionValues, env: CliIo['env']): CoreServicesOptions['client'] {
   const baseDelayMs = retryBaseMs(env);
   return {
     timeoutMs: timeoutMs(options) ?? DEFAULT_TIMEOUT_MS,
@@ -154,12 +153,12 @@ export class CliSession {
   }
 
   /** Every command opens the core once, with or without a fixed connection. */
-  private start(fixedConnection: GatewayOptions['fixedConnection']): Promise<CoreServices> {
+  private start(fixedConnection: CoreServicesOptions['fixedConnection']): Promise<CoreServices> {
     this.services ??= this.create(fixedConnection);
     return this.services;
   }
 
-  private async create(fixedConnection: GatewayOptions['fixedConnection']): Promise<CoreServices> {
+  private async create(fixedConnection: CoreServicesOptions['fixedConnection']): Promise<CoreServices> {
     const { io, options } = this;
     const dataDir = resolveDataDir(text(options, 'data-dir'), io.env);
     const client = clientOptions(options, io.env);
@@ -237,7 +236,7 @@ export class CliSession {
       }
     }
     // --profile is for this run only: the app's saved choice stays as it is.
-    if (profileName !== undefined) services.gateway.pinProfile(profile.id);
+    if (profileName !== undefined) services.connections.pin(profile.id);
     // The key is read by the gateway with the first request (a locked keychain is its
     // keychain_unavailable); cache status and clear never need it.
     this.profile = profile;
@@ -266,7 +265,7 @@ function bind(services: CoreServices, target: ConnectionTarget): Connected {
         return await request();
       } catch (thrown) {
         // The gateway's sentence points at the app's "Make available offline" button.
-        const reason = services.gateway.connectivity.current.lastError;
+        const reason = services.connectivity.current.lastError;
         if (thrown instanceof AppFailure && thrown.error.kind === 'offline' && reason) {
           throw new AppFailure(
             appError(

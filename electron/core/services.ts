@@ -1,6 +1,8 @@
 /**
  * Builds the core from its parts for one data dir: profiles (JSON), keys (OS keychain via
- * keytar, or what the caller injects), the SQLite cache, the event hub and the gateway.
+ * keytar, or what the caller injects), the SQLite cache, the event hub, the gateway's services
+ * (connection, online/offline policy, profiles, reports, cache views, sync, export, links) and
+ * the gateway's handler table over them.
  * Used by the Electron main process, the browser preview and the tests; the CLI builds the
  * same parts with its own options.
  */
@@ -10,7 +12,17 @@ import { startDemoService, type DemoService } from '../demo-service/server';
 import { ReportCache } from './cache/reportCache';
 import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
-import { Gateway, type DemoLauncher, type GatewayOptions } from './gateway/gateway';
+import { Accounts } from './gateway/accounts';
+import { CacheViews } from './gateway/cacheViews';
+import { Connections, type ClientSettings, type Connection, type DemoLauncher } from './gateway/connection';
+import { Connectivity } from './gateway/connectivity';
+import { ExportService, type SaveExport } from './gateway/exportService';
+import { gatewayHandlers } from './gateway/gateway';
+import { Links } from './gateway/links';
+import { OnlinePolicy } from './gateway/onlinePolicy';
+import { ProfilesService } from './gateway/profilesService';
+import { ReportsService } from './gateway/reportsService';
+import { SyncService } from './gateway/syncService';
 import { KeytarKeyStore, type KeyStore } from './keys/keyStore';
 import { KeyVault } from './keys/keyVault';
 import { silentLogger, type Logger } from './log';
@@ -24,22 +36,28 @@ export interface CoreServicesOptions {
   keyStore?: KeyStore;
   logger?: Logger;
   openExternal?: (url: string) => Promise<void>;
-  saveExport?: GatewayOptions['saveExport'];
+  saveExport?: SaveExport;
   now?: () => Date;
-  client?: GatewayOptions['client'];
+  client?: ClientSettings;
+  /** How often to probe the service while offline; 0 turns background probing off. */
   probeIntervalMs?: number;
-  fixedConnection?: GatewayOptions['fixedConnection'];
+  /** A fixed connection instead of profiles (the CLI with REPORT_DESK_API_KEY); see Connections. */
+  fixedConnection?: Omit<Connection, 'scope'>;
+  /** Answer reads from the cache when the service cannot be reached (default true; the CLI's --no-cache turns it off). */
   offlineFallback?: boolean;
   /** Set false where no demo service may be started (the CLI). */
   demo?: boolean;
-  syncLeaseMs?: GatewayOptions['syncLeaseMs'];
+  /** How long a full sync's cross-process claim lasts unrenewed (default 20 s; tests shorten it). */
+  syncLeaseMs?: number;
 }
 
 export interface CoreServices {
   handlers: ContractHandlers;
   events: EventHub;
   logger: Logger;
-  gateway: Gateway;
+  /** Which profile requests go to; the CLI's --profile pins one for its session. */
+  connections: Connections;
+  connectivity: Connectivity;
   cache: ReportCache;
   profiles: ProfileStore;
   /** The data dir's mode; `readableByOthers` makes each front end warn. */
@@ -109,38 +127,77 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   // Other processes (CLI runs, a second window) change profiles too: notice it at once.
   profiles.watch();
   const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore({ logger }));
-  const gateway = new Gateway({
+  const now = options.now ?? (() => new Date());
+  const demo = options.demo === false ? undefined : demoLauncher(paths.demoData, logger.child('demo'));
+  const connections = new Connections({
+    profiles,
+    keys,
+    cache,
+    fetch: options.fetch ?? globalThis.fetch,
+    logger,
+    demo,
+    client: options.client,
+    fixedConnection: options.fixedConnection,
+    scopeSalt: options.fixedConnection ? loadScopeSalt(options.dataDir) : undefined,
+  });
+  const connectivity = new Connectivity(
+    events,
+    now,
+    async (signal) => {
+      const connection = await connections.active();
+      await connections
+        .client(connection, { retry: { maxAttempts: 1 }, timeoutMs: 5_000 })
+        .getAccount({ signal });
+    },
+    options.probeIntervalMs ?? 15_000,
+  );
+  const policy = new OnlinePolicy(connections, connectivity, options.offlineFallback ?? true);
+  const accounts = new Accounts(cache, now, logger);
+  const sync = new SyncService({ connections, policy, cache, events, now, leaseMs: options.syncLeaseMs });
+  const profileService = new ProfilesService({
     profiles,
     keys,
     cache,
     events,
-    fetch: options.fetch ?? globalThis.fetch,
     logger,
-    now: options.now,
-    openExternal: options.openExternal,
-    saveExport: options.saveExport,
-    demo: options.demo === false ? undefined : demoLauncher(paths.demoData, logger.child('demo')),
-    client: options.client,
-    probeIntervalMs: options.probeIntervalMs,
-    fixedConnection: options.fixedConnection,
-    offlineFallback: options.offlineFallback,
-    exposedDataDir: dataDirAccess.readableByOthers ? options.dataDir : undefined,
-    scopeSalt: options.fixedConnection ? loadScopeSalt(options.dataDir) : undefined,
-    syncLeaseMs: options.syncLeaseMs,
+    connections,
+    connectivity,
+    accounts,
+    sync,
+  });
+  const reports = new ReportsService(connections, policy, cache, accounts, now);
+  const handlers = gatewayHandlers({
+    profiles: profileService,
+    reports,
+    exports: new ExportService((query) => reports.list(query), events, now, options.saveExport),
+    cacheViews: new CacheViews(
+      connections,
+      cache,
+      sync,
+      now,
+      dataDirAccess.readableByOthers ? options.dataDir : undefined,
+    ),
+    sync,
+    connectivity,
+    links: new Links(profiles, (id) => profileService.activate(id), options.openExternal),
   });
   let closed = false;
   return {
-    handlers: gateway.handlers,
+    handlers,
     events,
     logger,
-    gateway,
+    connections,
+    connectivity,
     cache,
     profiles,
     dataDirAccess,
     async close() {
       if (closed) return;
       closed = true;
-      await gateway.close();
+      profileService.close();
+      sync.cancel();
+      connectivity.close();
+      await demo?.stop();
       profiles.close();
       cache.close();
     },

@@ -233,7 +233,7 @@ const services = await createCoreServices({
 });
 for (const [id, profile] of present) {
   try {
-    services.gateway.pinProfile(id);
+    services.connections.pin(id);
     await services.handlers['cache:sync'](undefined);
   } catch (thrown) {
     violation(

@@ -1,6 +1,10 @@
 /**
  * A profile's API key: in the OS keychain, or — when the user chose so, typically because the
  * keychain is unavailable — in this process's memory for this session only.
+ *
+ * The vault is the one place keys are held in memory. A keychain key is kept after its first
+ * read, stamped with the profile's `keySetAt`; a caller with a newer stamp (a key stored since,
+ * by any process) gets it read again.
  */
 import { AppFailure, invalidField } from '../../../shared/errors';
 import { registerSecret } from '../log';
@@ -12,6 +16,8 @@ export type KeyStorage = 'keychain' | 'session';
 export class KeyVault {
   private readonly keychain: KeyStore;
   private readonly sessionKeys = new Map<string, string>();
+  /** Keychain keys read (or written) by this process, with the keySetAt they belong to. */
+  private readonly keychainCopies = new Map<string, { key: string; keySetAt: string | null }>();
 
   constructor(keychain: KeyStore) {
     this.keychain = keychain;
@@ -30,6 +36,34 @@ export class KeyVault {
     return { key: stored, storage: 'keychain' };
   }
 
+  /**
+   * Like load, from memory when this process already holds the key stored at `keySetAt`
+   * (the profile's stamp, '' for a key never replaced); otherwise read and kept.
+   */
+  async forRequest(profileId: string, keySetAt: string): Promise<string | null> {
+    const sessionKey = this.sessionKeys.get(profileId);
+    if (sessionKey !== undefined) return sessionKey;
+    const copy = this.keychainCopies.get(profileId);
+    if (copy && copy.keySetAt === keySetAt) return copy.key;
+    this.keychainCopies.delete(profileId);
+    const stored = await this.load(profileId);
+    if (!stored) return null;
+    this.keychainCopies.set(profileId, { key: stored.key, keySetAt });
+    return stored.key;
+  }
+
+  /** The key just written for a profile belongs to this keySetAt (known only after the write). */
+  stamp(profileId: string, keySetAt: string): void {
+    const copy = this.keychainCopies.get(profileId);
+    if (copy && copy.keySetAt === null) copy.keySetAt = keySetAt;
+  }
+
+  /** Drops the keychain copies held in memory (one profile's, or all): the next request reads again. */
+  forgetCopies(profileId?: string): void {
+    if (profileId === undefined) this.keychainCopies.clear();
+    else this.keychainCopies.delete(profileId);
+  }
+
   /** Like load, for display: an unavailable keychain counts as holding no key. */
   async get(profileId: string): Promise<{ key: string; storage: KeyStorage } | null> {
     try {
@@ -43,6 +77,7 @@ export class KeyVault {
   async set(profileId: string, key: string, options: { sessionOnly: boolean }): Promise<KeyStorage> {
     if (key === '') throw invalidField('apiKey', API_KEY_REQUIRED);
     registerSecret(key);
+    this.keychainCopies.delete(profileId);
     if (options.sessionOnly) {
       this.sessionKeys.set(profileId, key);
       // An older key left in the keychain would come back at the next start; drop it if we can.
@@ -51,12 +86,15 @@ export class KeyVault {
     }
     await this.keychain.set(profileId, key);
     this.sessionKeys.delete(profileId);
+    // Its keySetAt is stamped by the caller once the profile records the change (see stamp).
+    this.keychainCopies.set(profileId, { key, keySetAt: null });
     return 'keychain';
   }
 
   /** Forgets the key everywhere. The session copy goes even when the keychain fails. */
   async delete(profileId: string): Promise<void> {
     this.sessionKeys.delete(profileId);
+    this.keychainCopies.delete(profileId);
     await this.keychain.delete(profileId);
   }
 

@@ -1,0 +1,80 @@
+/**
+ * Export: every page of the list's query, in the largest pages, each from the service or
+ * (offline) the cache, formatted as one file; one export at a time, cancellable.
+ */
+import type {
+  ChannelParsedInput,
+  ExportResult,
+  ExportSaveResult,
+  ReportPageResult,
+} from '../../../shared/contract';
+import { AppFailure, appError } from '../../../shared/errors';
+import type { ListQuery } from '../../../shared/model';
+import type { EventHub } from '../events';
+import { collectAllPages, exportFileName, formatReports, type ExportFormat } from '../export/exporter';
+
+/**
+ * Asks where to save an export and writes it (the app's save dialog); answers the path, or
+ * null when the user cancelled. Without it, front ends save exports themselves (a download).
+ */
+export type SaveExport = (fileName: string, format: ExportFormat, content: string) => Promise<string | null>;
+
+export class ExportService {
+  private exporting: AbortController | null = null;
+
+  constructor(
+    private readonly listReports: (query: ListQuery) => Promise<ReportPageResult>,
+    private readonly events: EventHub,
+    private readonly now: () => Date,
+    private readonly saveExport?: SaveExport,
+  ) {}
+
+  async run(input: ChannelParsedInput<'reports:export'>): Promise<ExportResult> {
+    if (this.exporting) {
+      throw new AppFailure(
+        appError('invalid_input', 'An export is already running. Wait for it to finish or cancel it.'),
+      );
+    }
+    const controller = new AbortController();
+    this.exporting = controller;
+    try {
+      const collected = await collectAllPages({
+        fetchPage: (page) => this.listReports({ ...input.query, per_page: 100, page }),
+        signal: controller.signal,
+        onProgress: (progress) => this.events.emit('export:progress', progress),
+      });
+      const now = this.now();
+      const { source, fetchedAt } = collected.origin;
+      const content = formatReports(input.format, collected.reports, {
+        exportedAt: now.toISOString(),
+        source,
+        fetchedAt,
+        total: collected.total,
+      });
+      return {
+        format: input.format,
+        content,
+        fileName: exportFileName(input.format, now),
+        count: collected.reports.length,
+        pages: collected.pages,
+        source,
+        fetchedAt,
+        saveBy: this.saveExport ? 'dialog' : 'download',
+      };
+    } finally {
+      this.exporting = null;
+    }
+  }
+
+  cancel(): { cancelled: boolean } {
+    const running = this.exporting;
+    running?.abort();
+    return { cancelled: running !== null };
+  }
+
+  async save(input: ChannelParsedInput<'export:save'>): Promise<ExportSaveResult> {
+    if (!this.saveExport) return { saved: false, path: null, download: true };
+    const path = await this.saveExport(input.fileName, input.format, input.content);
+    return { saved: path !== null, path, download: false };
+  }
+}
