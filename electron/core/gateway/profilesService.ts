@@ -164,13 +164,11 @@ export class ProfilesService {
         demo: false,
       });
     } catch (thrown) {
-      await keys
-        .delete(id)
-        .catch((error: unknown) =>
-          this.log.warn('Removing the key of a profile that could not be added failed.', {
-            error: messageOf(error),
-          }),
-        );
+      await keys.delete(id).catch((error: unknown) =>
+        this.log.warn('Removing the key of a profile that could not be added failed.', {
+          error: messageOf(error),
+        }),
+      );
       throw thrown;
     }
     keys.stamp(id, profile.keySetAt ?? '');
