@@ -7,6 +7,7 @@ import { KeytarKeyStore, MemoryKeyStore, type KeyStore } from '../../electron/co
 import { KeyVault } from '../../electron/core/keys/keyVault';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { AppFailure, type AppError } from '../../shared/errors';
+import { testKeyStore } from '../helpers/keychain';
 import { skipWhen } from '../helpers/skip';
 
 const keychainRequired = process.env.REPORT_DESK_TEST_KEYCHAIN === 'required';
@@ -158,5 +159,51 @@ describe('KeyVault', () => {
     const vault = new KeyVault(new MemoryKeyStore());
     await vault.set('p', 'abc12', { sessionOnly: true });
     expect(await vault.describe('p')).toEqual({ hasKey: true, keyHint: null, keyStorage: 'session' });
+  });
+
+  it('holds one copy of a keychain key per keySetAt, re-reading when another process stored a new one', async () => {
+    // The real keychain under with-keyring.sh; the second vault stands for another process.
+    const { store } = testKeyStore();
+    const reads: string[] = [];
+    const counting: KeyStore = {
+      get: (account) => {
+        reads.push(account);
+        return store.get(account);
+      },
+      set: (account, secret) => store.set(account, secret),
+      delete: (account) => store.delete(account),
+    };
+    const vault = new KeyVault(counting);
+    const otherProcess = new KeyVault(store);
+    try {
+      await otherProcess.set('p', 'first-key-of-p-1111', { sessionOnly: false });
+      expect(await vault.forRequest('p', 'stamp-1')).toBe('first-key-of-p-1111');
+      expect(await vault.forRequest('p', 'stamp-1')).toBe('first-key-of-p-1111');
+      expect(reads).toEqual(['p']);
+
+      // Another process stores a new key and bumps the profile's keySetAt.
+      await otherProcess.set('p', 'second-key-of-p-2222', { sessionOnly: false });
+      expect(await vault.forRequest('p', 'stamp-2')).toBe('second-key-of-p-2222');
+      expect(reads).toEqual(['p', 'p']);
+
+      // A key this vault wrote is held once its stamp is known, without a read.
+      await vault.set('p', 'third-key-of-p-3333', { sessionOnly: false });
+      vault.stamp('p', 'stamp-3');
+      expect(await vault.forRequest('p', 'stamp-3')).toBe('third-key-of-p-3333');
+      expect(reads).toEqual(['p', 'p']);
+
+      // Forgotten copies are read again; a session key wins without any read.
+      vault.forgetCopies();
+      expect(await vault.forRequest('p', 'stamp-3')).toBe('third-key-of-p-3333');
+      expect(reads).toEqual(['p', 'p', 'p']);
+      await vault.set('p', 'session-key-of-p-4444', { sessionOnly: true });
+      expect(await vault.forRequest('p', 'stamp-3')).toBe('session-key-of-p-4444');
+      expect(reads).toEqual(['p', 'p', 'p']);
+
+      await vault.delete('p');
+      expect(await vault.forRequest('p', 'stamp-3')).toBeNull();
+    } finally {
+      await store.delete('p').catch(() => false);
+    }
   });
 });
