@@ -3,6 +3,10 @@
  * plain values (`Result`), never as thrown Errors: Electron keeps only an Error's message.
  * Every message is a sentence that says what happened and what to do. None ever contains
  * an API key or a report password.
+ *
+ * The core's sentences name no screen, button or command of any front end: where what to do
+ * depends on the front end, the error carries a `reason` and `details`, and each front end
+ * (renderer/src/lib/errorWords.ts, electron/cli/errorWords.ts) words it its own way.
  */
 
 export const ERROR_KINDS = [
@@ -41,7 +45,20 @@ export interface AppError {
    * at its own commands where the app points at a screen.
    */
   reason?:
-    'no_key_stored' | 'key_required' | 'sync_running' | 'sync_taken_over' | 'paging_ignored' | 'page_limit';
+    | 'no_key_stored'
+    | 'key_required'
+    | 'sync_running'
+    | 'sync_taken_over'
+    | 'paging_ignored'
+    | 'page_limit'
+    | 'nothing_cached';
+  /** What a front end needs to word the reason: never a key or a password. */
+  details?: {
+    /** The profile the error is about (`no_key_stored`). */
+    profileName?: string;
+    /** Why the service could not be reached (`nothing_cached`): the network or time-out sentence. */
+    cause?: string;
+  };
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
@@ -74,7 +91,7 @@ export function appError(kind: ErrorKind, message?: string, extra: Partial<AppEr
 
 export const DEFAULT_MESSAGES: Record<ErrorKind, string> = {
   invalid_input: 'Some of the input is not valid. Check the highlighted fields and try again.',
-  unauthorized: 'The Report Service rejected the API key. Check the key in Keys & profiles, or replace it.',
+  unauthorized: 'The Report Service rejected the API key. Check the key, or replace it.',
   forbidden: 'The API key is not allowed to do this. Ask the account holder for access, or use another key.',
   not_found: 'The report was not found. It may have been deleted; refresh the list.',
   validation: 'The Report Service did not accept the input. Check the highlighted fields.',

@@ -42,6 +42,7 @@ import {
   type CliIo,
 } from './context';
 import { DATA_DIR_ENV } from './dataDir';
+import { cliErrorMessage } from './errorWords';
 import {
   allPagesSummary,
   errorText,
@@ -246,7 +247,7 @@ const REPORT_COMMANDS: CliCommand[] = [
     summary: 'Show the account that owns the API key.',
     async run({ io, json, connect }) {
       const core = await connect();
-      const result = await core.read(() => core.handlers['account:get'](undefined));
+      const result = await core.handlers['account:get'](undefined);
       io.stdout.write(json ? recordJson(result.account, result) : recordText(result.account));
       noteIfCached(io, result, 'the account as');
     },
@@ -291,7 +292,7 @@ const REPORT_COMMANDS: CliCommand[] = [
         LIST_OPTION_FOR,
       );
       const core = await connect();
-      const fetchPage = (q: ParsedListQuery) => core.read(() => core.handlers['reports:list'](q));
+      const fetchPage = (q: ParsedListQuery) => core.handlers['reports:list'](q);
       let reports: Report[];
       let origin: Sourced;
       let total: number | null;
@@ -340,7 +341,7 @@ const REPORT_COMMANDS: CliCommand[] = [
     async run({ io, positionals, json, connect }) {
       const id = reportId(positionals[0]);
       const core = await connect();
-      const result = await core.read(() => core.handlers['reports:get']({ id }));
+      const result = await core.handlers['reports:get']({ id });
       io.stdout.write(json ? recordJson(result.report, result) : recordText(result.report));
       noteIfCached(io, result, `report ${id} as`);
     },
@@ -498,8 +499,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(errorText(appError('internal', wrongBuild)));
       return exitCodeFor('internal');
     }
-    const error = session ? session.inCliWords(toAppError(thrown)) : toAppError(thrown);
-    io.stderr.write(errorText(error));
+    const error = toAppError(thrown);
+    io.stderr.write(
+      errorText({ ...error, message: cliErrorMessage(error, { profileName: session?.profileName }) }),
+    );
     return exitCodeFor(error.kind);
   } finally {
     await session?.close().catch(() => {

@@ -8,7 +8,7 @@
  * else the active one; an explicit --profile wins over the environment's key.
  */
 import type { ContractHandlers } from '../../shared/contract';
-import { AppFailure, appError, type AppError } from '../../shared/errors';
+import { AppFailure, appError } from '../../shared/errors';
 import { normalizeBaseUrl } from '../core/api/baseUrl';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
 import type { EventHub } from '../core/events';
@@ -31,13 +31,6 @@ export const RETRY_BASE_ENV = 'REPORT_DESK_RETRY_BASE_MS';
 /** Test knob: how long a cache sync's claim lasts unrenewed, in ms (default 20,000). */
 export const SYNC_LEASE_ENV = 'REPORT_DESK_SYNC_LEASE_MS';
 
-/**
- * The core's keychain sentence offers "this session only", which means nothing to a process
- * that ends right away; the CLI's alternative is the environment's key.
- */
-export const CLI_KEYCHAIN_MESSAGE =
-  'The system keychain could not be used, so the API key could not be read or saved. Unlock the keychain (or install one: on Linux GNOME Keyring or KWallet with libsecret) and try again, or work without a profile by setting REPORT_DESK_API_KEY and --base-url.';
-
 function isSqliteError(thrown: unknown): boolean {
   const code = (thrown as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_');
@@ -50,8 +43,6 @@ export interface Connected {
   handlers: ContractHandlers;
   events: EventHub;
   target: ConnectionTarget;
-  /** Runs a read; "offline with nothing cached" comes back in the CLI's words. */
-  read<T>(request: () => Promise<T>): Promise<T>;
 }
 
 function timeoutMs(options: OptionValues): number | undefined {
@@ -126,25 +117,9 @@ export class CliSession {
     return this.connected;
   }
 
-  /** The error in the CLI's words where the core's speak of the desktop app. */
-  inCliWords(error: AppError): AppError {
-    if (error.kind === 'keychain_unavailable') return { ...error, message: CLI_KEYCHAIN_MESSAGE };
-    const profile = this.profile;
-    if (error.reason === 'sync_running') {
-      const which = profile ? `the profile "${profile.name}"` : 'this connection';
-      return {
-        ...error,
-        message: `A sync of ${which} is already running in another ReportDesk window or command; wait for it to finish, then run "${PROGRAM} cache sync" again.`,
-      };
-    }
-    // The gateway's "no key stored" points at the app's Keys & profiles; here, at the commands.
-    if (error.reason === 'no_key_stored' && profile) {
-      return {
-        ...error,
-        message: `No API key is stored for the profile "${profile.name}". Remove it (${PROGRAM} profiles remove "${profile.name}" --yes) and add it again with its key.`,
-      };
-    }
-    return error;
+  /** The profile this run acts on, once chosen (for the CLI's wording of errors). */
+  get profileName(): string | undefined {
+    return this.profile?.name;
   }
 
   async close(): Promise<void> {
@@ -256,26 +231,5 @@ function activeProfile(services: CoreServices): StoredProfile {
 }
 
 function bind(services: CoreServices, target: ConnectionTarget): Connected {
-  return {
-    handlers: services.handlers,
-    events: services.events,
-    target,
-    async read(request) {
-      try {
-        return await request();
-      } catch (thrown) {
-        // The gateway's sentence points at the app's "Make available offline" button.
-        const reason = services.connectivity.current.lastError;
-        if (thrown instanceof AppFailure && thrown.error.kind === 'offline' && reason) {
-          throw new AppFailure(
-            appError(
-              'offline',
-              `${reason.message} Nothing for this is in the offline cache yet; once the service can be reached, run "${PROGRAM} cache sync" to keep every report available offline.`,
-            ),
-          );
-        }
-        throw thrown;
-      }
-    },
-  };
+  return { handlers: services.handlers, events: services.events, target };
 }

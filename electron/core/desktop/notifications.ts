@@ -1,6 +1,6 @@
 /**
  * When to tell the user, with a system notification, that something finished: a full sync
- * ("Make available offline") can take a while, so its end is announced if the user went to
+ * (every report made available offline) can take a while, so its end is announced if the user went to
  * another window meanwhile. Nothing is shown while ReportDesk has the focus: the page shows it.
  */
 import type { EventName, EventPayloads } from '../../../shared/contract';

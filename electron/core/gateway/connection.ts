@@ -107,8 +107,8 @@ export class Connections {
       throw new AppFailure(
         appError(
           'unauthorized',
-          `No API key is stored for the profile “${profile.name}”. Add it in Keys & profiles.`,
-          { reason: 'no_key_stored' },
+          `No API key is stored for the profile “${profile.name}”. Store its key again.`,
+          { reason: 'no_key_stored', details: { profileName: profile.name } },
         ),
       );
     }

@@ -58,7 +58,8 @@ export class OnlinePolicy {
       throw new AppFailure(
         appError(
           'offline',
-          `${thrown.error.message} Nothing for this view is in the offline cache yet; once the service can be reached, use “Make available offline”.`,
+          `${thrown.error.message} Nothing for this is in the offline cache yet; once the service can be reached, make the reports available offline.`,
+          { reason: 'nothing_cached', details: { cause: thrown.error.message } },
         ),
       );
     }

@@ -1,5 +1,5 @@
 /**
- * "Make available offline": one full sync at a time in this process (another process's sync
+ * The full sync that keeps every report available offline: one at a time in this process (another process's sync
  * of the same scope is refused by runFullSync's lease), cancellable, with progress events.
  */
 import type { SyncSummary } from '../../../shared/contract';

@@ -1,7 +1,8 @@
 /**
  * The renderer's only door to the core: `window.reportDesk` (the preload in Electron, the
  * preview bridge in a browser). `call` unwraps the Result so TanStack Query sees a thrown
- * CallError that still carries the AppError's kind, message and field errors.
+ * CallError that still carries the AppError's kind, message and field errors; the message in
+ * the app's words (errorWords.ts).
  */
 import type {
   Channel,
@@ -12,6 +13,7 @@ import type {
   ReportDeskBridge,
 } from '../../../shared/contract';
 import { appError, toAppError, type AppError, type ErrorKind } from '../../../shared/errors';
+import { inAppWords } from './errorWords';
 
 declare global {
   interface Window {
@@ -57,7 +59,7 @@ export async function call<C extends Channel>(
     throw thrown instanceof CallError ? thrown : new CallError(toAppError(thrown));
   }
   if (result.ok) return result.value;
-  throw new CallError(result.error);
+  throw new CallError(inAppWords(result.error));
 }
 
 /** Subscribes to a core event; a missing bridge means no events, never a crash. */
