@@ -114,3 +114,42 @@ describe('call()', () => {
     expect(broken.message).not.toContain('socket');
   });
 });
+
+describe('the app words what the core leaves to each front end', () => {
+  it('points a profile without a stored key to Keys & profiles', async () => {
+    installFakeBridge({
+      'reports:list': () =>
+        failWith({
+          kind: 'unauthorized',
+          message: 'No API key is stored for the profile “Work”. Store its key again.',
+          reason: 'no_key_stored',
+          details: { profileName: 'Work' },
+        }),
+    });
+    const thrown = await call('reports:list', {}).catch((e: unknown) => e);
+    render(<ErrorView error={thrown} />);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain(
+      'No API key is stored for the profile “Work”. Add it in Keys & profiles.',
+    );
+    expect(within(alert).getByRole('link', { name: 'Open Keys & profiles' })).not.toBeNull();
+  });
+
+  it('points a view with nothing cached to “Make available offline”, keeping why the service is out of reach', async () => {
+    const cause = 'The Report Service could not be reached (connection refused).';
+    installFakeBridge({
+      'reports:get': () =>
+        failWith({
+          kind: 'offline',
+          message: `${cause} Nothing for this is in the offline cache yet; once the service can be reached, make the reports available offline.`,
+          reason: 'nothing_cached',
+          details: { cause },
+        }),
+    });
+    const thrown = (await call('reports:get', { id: '3' }).catch((e: unknown) => e)) as CallError;
+    expect(thrown.kind).toBe('offline');
+    expect(thrown.message).toBe(
+      `${cause} Nothing for this view is in the offline cache yet; once the service can be reached, use “Make available offline”.`,
+    );
+  });
+});
