@@ -2,7 +2,7 @@
  * `report-desk` entry point: wires the process to runCli and nothing more.
  * Run with `npm run -s cli -- <args>` (tsx) or, once built, `report-desk <args>`.
  */
-import { runCli } from './commands';
+import { runCli } from './runCli';
 
 // A reader that stops early (`report-desk reports list | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

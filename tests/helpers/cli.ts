@@ -1,7 +1,7 @@
 /** Running the CLI in tests: in this process with captured streams, or as a real process. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { runCli, type CliIo } from '../../electron/cli/commands';
+import { runCli, type CliIo } from '../../electron/cli/runCli';
 
 export interface CliRun {
   code: number;

@@ -8,7 +8,7 @@
  * Arguments: <app|cli> <worker number> <data dir> <base URL> <seconds> <seed>; the API keys
  * come in STRESS_KEYS (comma-separated), the keychain service in REPORT_DESK_KEYCHAIN_SERVICE.
  */
-import { runCli } from '../../electron/cli/commands';
+import { runCli } from '../../electron/cli/runCli';
 import { KEYCHAIN_SERVICE_ENV } from '../../electron/cli/session';
 import { KeytarKeyStore } from '../../electron/core/keys/keyStore';
 import { createCoreServices } from '../../electron/core/services';

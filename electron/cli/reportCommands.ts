@@ -1,23 +1,14 @@
 /**
- * The `report-desk` commands and `runCli`. Everything goes through the core's gateway (one
- * createCoreServices per run, see ./session), so the CLI shares the desktop app's profiles,
- * keychain entries and offline cache.
- *
- * Input is checked against the shared schemas before anything is sent; every failure ends as
- * one sentence on stderr (plus field lines for rejected input) and an exit code a script can
- * branch on. The API key comes from the environment or the keychain, never an argument.
+ * The `report-desk account` and `reports …` commands. Input is checked against the shared
+ * schemas before anything is sent; reads answer from the offline cache when the service cannot
+ * be reached (with a note on stderr).
  */
 import type { Sourced } from '../../shared/contract';
-import { AppFailure, appError, toAppError, type ErrorKind } from '../../shared/errors';
+import { AppFailure } from '../../shared/errors';
 import {
   CreateReportInputSchema,
   ListQuerySchema,
-  PER_PAGE_VALUES,
-  PRIVACY_NAMES,
-  REPORT_RESULTS,
   ReportIdSchema,
-  SORT_BY_VALUES,
-  SORT_VALUES,
   UpdateReportInputSchema,
   privacyFromName,
   type ParsedListQuery,
@@ -27,11 +18,9 @@ import {
 } from '../../shared/report';
 import { extname, resolve as resolvePath } from 'node:path';
 import { writeExportFile } from '../core/export/exportFile';
-import { collectAllPages, EXPORT_FORMATS, formatReports, type ExportFormat } from '../core/export/exporter';
+import { collectAllPages, formatReports, type ExportFormat } from '../core/export/exporter';
 import { registerSecret } from '../core/log';
-import { nativeModuleFailureMessage } from '../core/nativeModules';
-import { parseArgs, usageText, UsageError, type Grammar, type OptionSpec, type OptionValues } from './args';
-import { CACHE_COMMANDS } from './cacheCommands';
+import { UsageError, type OptionValues } from './args';
 import {
   PROGRAM,
   readStdin,
@@ -41,11 +30,8 @@ import {
   type CliCommand,
   type CliIo,
 } from './context';
-import { DATA_DIR_ENV } from './dataDir';
-import { cliErrorMessage } from './errorWords';
 import {
   allPagesSummary,
-  errorText,
   listJson,
   offlineNote,
   pageSummary,
@@ -54,109 +40,9 @@ import {
   reportTable,
   toJson,
 } from './format';
-import { PROFILE_COMMANDS } from './profileCommands';
-import { CliSession, KEYCHAIN_SERVICE_ENV, RETRY_BASE_ENV, SYNC_LEASE_ENV } from './session';
-
-export type { CliIo } from './context';
-
-export const EXIT_CODES = {
-  ok: 0,
-  usage: 2,
-  keyRejected: 3,
-  notFound: 4,
-  inputRejected: 5,
-  network: 6,
-  rateLimited: 7,
-  /** Any other service error, a reply we cannot read, the keychain, the data folder. */
-  serviceError: 8,
-  /** A sync of the same profile (or a long profile change) is running in another process: try again once it has finished. */
-  busy: 9,
-} as const;
-
-export function exitCodeFor(kind: ErrorKind): number {
-  switch (kind) {
-    case 'invalid_input':
-    case 'insecure_url':
-    case 'no_profile':
-      return EXIT_CODES.usage;
-    case 'unauthorized':
-    case 'forbidden':
-      return EXIT_CODES.keyRejected;
-    case 'not_found':
-      return EXIT_CODES.notFound;
-    case 'validation':
-      return EXIT_CODES.inputRejected;
-    case 'network':
-    case 'timeout':
-    case 'offline':
-      return EXIT_CODES.network;
-    case 'rate_limited':
-      return EXIT_CODES.rateLimited;
-    case 'busy':
-      return EXIT_CODES.busy;
-    // Neither a usage mistake nor the service's answer: the machine's keychain.
-    case 'keychain_unavailable':
-      return EXIT_CODES.serviceError;
-    default:
-      return EXIT_CODES.serviceError;
-  }
-}
 
 /** --all asks for the largest page unless told otherwise: fewer round trips. */
 const ALL_PAGES_PER_PAGE = 100;
-
-function option(name: string, description: string, value?: string, choices?: readonly string[]): OptionSpec {
-  return { name, description, value, choices };
-}
-
-const OPTIONS: Record<string, OptionSpec> = {
-  'base-url': option(
-    'base-url',
-    'Report Service address, with REPORT_DESK_API_KEY (default: $REPORT_DESK_BASE_URL) or for profiles add',
-    'URL',
-  ),
-  'data-dir': option(
-    'data-dir',
-    `where profiles and the offline cache live (default: $${DATA_DIR_ENV}, else the app's folder)`,
-    'DIR',
-  ),
-  timeout: option('timeout', 'seconds to wait for each request (default 15)', 'SECONDS'),
-  'allow-insecure-http': option(
-    'allow-insecure-http',
-    'allow plain http:// to a host other than this computer',
-  ),
-  json: option('json', 'print only JSON on stdout, for scripts'),
-  verbose: option('verbose', 'log each request to stderr'),
-  help: option('help', 'show help'),
-  profile: option('profile', 'use this profile (else the active one); wins over REPORT_DESK_API_KEY', 'NAME'),
-  'no-cache': option('no-cache', 'never answer from the offline cache: an unreachable service is exit 6'),
-  search: option('search', 'only reports whose URL contains TEXT', 'TEXT'),
-  'search-by': option('search-by', 'the field --search looks in', 'FIELD', ['url']),
-  project: option('project', 'only reports of project NAME', 'NAME'),
-  result: option('result', 'only reports with this result', 'RESULT', REPORT_RESULTS),
-  'sort-by': option('sort-by', 'sort field (default id)', 'FIELD', SORT_BY_VALUES),
-  sort: option('sort', 'sort direction (default desc)', 'DIR', SORT_VALUES),
-  'per-page': option(
-    'per-page',
-    'reports per page (default 10; 100 with --all)',
-    'N',
-    PER_PAGE_VALUES.map(String),
-  ),
-  page: option('page', 'page number (default 1)', 'N'),
-  all: option('all', 'follow every page from --page on'),
-  url: option('url', 'the address to analyse', 'URL'),
-  privacy: option('privacy', 'who may see the report', 'PRIVACY', PRIVACY_NAMES),
-  'password-stdin': option('password-stdin', 'read the report password from stdin (with --privacy password)'),
-  results: option('results', 'the service’s results flag', 'YESNO', ['yes', 'no']),
-  yes: option('yes', 'confirm the deletion (it cannot be undone)'),
-  format: option(
-    'format',
-    'table (default), or csv / json as the app exports them; csv and json default from --output’s extension',
-    'FORMAT',
-    ['table', ...EXPORT_FORMATS],
-  ),
-  output: option('output', 'write the list to FILE (replaced atomically, readable by you only)', 'FILE'),
-};
 
 /** --format, else the extension of --output, else the table; --json is the table's JSON form. */
 function outputFormat(options: OptionValues): 'table' | ExportFormat {
@@ -177,8 +63,6 @@ function outputFormat(options: OptionValues): 'table' | ExportFormat {
   }
   return 'table';
 }
-
-const GLOBAL_OPTIONS = ['base-url', 'data-dir', 'timeout', 'allow-insecure-http', 'json', 'verbose', 'help'];
 
 async function readPassword(io: CliIo, topic: string[]): Promise<string> {
   if (io.stdinIsTTY === true) {
@@ -239,7 +123,7 @@ function withPagingAdvice(thrown: unknown): never {
   throw thrown;
 }
 
-const REPORT_COMMANDS: CliCommand[] = [
+export const REPORT_COMMANDS: CliCommand[] = [
   {
     words: ['account'],
     positionals: [],
@@ -414,99 +298,3 @@ const REPORT_COMMANDS: CliCommand[] = [
     },
   },
 ];
-
-const EPILOGUE = `Connection:
-  With REPORT_DESK_API_KEY set (and no --profile), requests use that key and --base-url or
-  REPORT_DESK_BASE_URL; their offline cache is kept apart per base URL and key (the key itself
-  is never stored). Otherwise the profile named by --profile, else the active profile, is
-  used with its key from the system keychain. An explicit --profile wins: the environment's
-  key is then ignored.
-
-Profiles:
-  Shared with the desktop app (same data folder, same keychain entries). profiles add reads
-  the key from stdin, one line: printf %s "$KEY" | ${PROGRAM} profiles add NAME --base-url URL.
-  The key is checked with the service first: rejected, it is exit 3 and nothing is saved.
-  When the system keychain cannot be used (locked, or no Secret Service), exit 8.
-
-Offline:
-  When the service cannot be reached, account, reports list and reports get answer from the
-  offline cache: exit 0, a note with the cache's age on stderr, and in JSON "source": "cache"
-  with "cached_at". reports list --json keeps its shape ({data, page, per_page, total, source,
-  cached_at}); account and reports get --json print {"data": RECORD, "source": "cache",
-  "cached_at": TIME} instead of the bare record. --no-cache turns this off (exit 6). Changes
-  are never queued: while the service cannot be reached they fail with exit 6.
-
-Environment:
-  REPORT_DESK_API_KEY        the API key (never given as an argument); see Connection
-  REPORT_DESK_BASE_URL       the base URL when --base-url is not given
-  ${DATA_DIR_ENV}       the data folder when --data-dir is not given (default: the
-                             desktop app's folder, e.g. ~/.config/ReportDesk on Linux)
-  ${RETRY_BASE_ENV}  first retry delay in milliseconds (default 300; tests set it low)
-  ${SYNC_LEASE_ENV}  how long a cache sync's claim outlives a killed process, in
-                             milliseconds (default 20000; tests set it low)
-  ${KEYCHAIN_SERVICE_ENV}
-                             the keychain service of the API keys (default ReportDesk,
-                             the desktop app's; tests give each run its own)
-
-Exit codes:
-  0 success   2 invalid usage or input   3 key rejected or missing   4 not found
-  5 input rejected by the service   6 network error, time-out, or offline
-  7 still rate-limited after retries
-  8 other service error or bad response, or the system keychain could not be used
-  9 a cache sync of the same profile is already running in another window or command,
-    or another one kept the profiles locked for over 10 seconds`;
-
-export const GRAMMAR: Grammar<CliCommand> = {
-  program: PROGRAM,
-  options: OPTIONS,
-  globalOptions: GLOBAL_OPTIONS,
-  commands: [...REPORT_COMMANDS, ...PROFILE_COMMANDS, ...CACHE_COMMANDS],
-  epilogue: EPILOGUE,
-};
-
-function usageHint(topic: readonly string[]): string {
-  return `Run "${[PROGRAM, 'help', ...topic].join(' ')}" for usage.`;
-}
-
-/** Runs one CLI invocation and answers its exit code. Never throws, never prints a stack. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  let session: CliSession | undefined;
-  try {
-    const parsed = parseArgs(argv, GRAMMAR);
-    if (parsed.help) {
-      io.stdout.write(usageText(GRAMMAR, parsed.topic));
-      return EXIT_CODES.ok;
-    }
-    const { command, positionals, options } = parsed;
-    const opened = new CliSession(io, options);
-    session = opened;
-    await command.run({
-      io,
-      positionals,
-      options,
-      json: options.json === true,
-      open: () => opened.open(),
-      connect: () => opened.connect(),
-    });
-    return EXIT_CODES.ok;
-  } catch (thrown) {
-    if (thrown instanceof UsageError) {
-      io.stderr.write(`${thrown.message} ${usageHint(thrown.topic)}\n`);
-      return EXIT_CODES.usage;
-    }
-    const wrongBuild = nativeModuleFailureMessage(thrown, 'node');
-    if (wrongBuild) {
-      io.stderr.write(errorText(appError('internal', wrongBuild)));
-      return exitCodeFor('internal');
-    }
-    const error = toAppError(thrown);
-    io.stderr.write(
-      errorText({ ...error, message: cliErrorMessage(error, { profileName: session?.profileName }) }),
-    );
-    return exitCodeFor(error.kind);
-  } finally {
-    await session?.close().catch(() => {
-      // Everything was already written (SQLite commits per statement); a failed close changes nothing.
-    });
-  }
-}

@@ -1,0 +1,62 @@
+/** The command table and the help text around it (`report-desk help [TOPIC]`). */
+import type { Grammar } from './args';
+import { CACHE_COMMANDS } from './cacheCommands';
+import { PROGRAM, type CliCommand } from './context';
+import { DATA_DIR_ENV } from './dataDir';
+import { GLOBAL_OPTIONS, OPTIONS } from './options';
+import { PROFILE_COMMANDS } from './profileCommands';
+import { REPORT_COMMANDS } from './reportCommands';
+import { KEYCHAIN_SERVICE_ENV, RETRY_BASE_ENV, SYNC_LEASE_ENV } from './session';
+
+const EPILOGUE = `Connection:
+  With REPORT_DESK_API_KEY set (and no --profile), requests use that key and --base-url or
+  REPORT_DESK_BASE_URL; their offline cache is kept apart per base URL and key (the key itself
+  is never stored). Otherwise the profile named by --profile, else the active profile, is
+  used with its key from the system keychain. An explicit --profile wins: the environment's
+  key is then ignored.
+
+Profiles:
+  Shared with the desktop app (same data folder, same keychain entries). profiles add reads
+  the key from stdin, one line: printf %s "$KEY" | ${PROGRAM} profiles add NAME --base-url URL.
+  The key is checked with the service first: rejected, it is exit 3 and nothing is saved.
+  When the system keychain cannot be used (locked, or no Secret Service), exit 8.
+
+Offline:
+  When the service cannot be reached, account, reports list and reports get answer from the
+  offline cache: exit 0, a note with the cache's age on stderr, and in JSON "source": "cache"
+  with "cached_at". reports list --json keeps its shape ({data, page, per_page, total, source,
+  cached_at}); account and reports get --json print {"data": RECORD, "source": "cache",
+  "cached_at": TIME} instead of the bare record. --no-cache turns this off (exit 6). Changes
+  are never queued: while the service cannot be reached they fail with exit 6.
+
+Environment:
+  REPORT_DESK_API_KEY        the API key (never given as an argument); see Connection
+  REPORT_DESK_BASE_URL       the base URL when --base-url is not given
+  ${DATA_DIR_ENV}       the data folder when --data-dir is not given (default: the
+                             desktop app's folder, e.g. ~/.config/ReportDesk on Linux)
+  ${RETRY_BASE_ENV}  first retry delay in milliseconds (default 300; tests set it low)
+  ${SYNC_LEASE_ENV}  how long a cache sync's claim outlives a killed process, in
+                             milliseconds (default 20000; tests set it low)
+  ${KEYCHAIN_SERVICE_ENV}
+                             the keychain service of the API keys (default ReportDesk,
+                             the desktop app's; tests give each run its own)
+
+Exit codes:
+  0 success   2 invalid usage or input   3 key rejected or missing   4 not found
+  5 input rejected by the service   6 network error, time-out, or offline
+  7 still rate-limited after retries
+  8 other service error or bad response, or the system keychain could not be used
+  9 a cache sync of the same profile is already running in another window or command,
+    or another one kept the profiles locked for over 10 seconds`;
+
+export const GRAMMAR: Grammar<CliCommand> = {
+  program: PROGRAM,
+  options: OPTIONS,
+  globalOptions: GLOBAL_OPTIONS,
+  commands: [...REPORT_COMMANDS, ...PROFILE_COMMANDS, ...CACHE_COMMANDS],
+  epilogue: EPILOGUE,
+};
+
+export function usageHint(topic: readonly string[]): string {
+  return `Run "${[PROGRAM, 'help', ...topic].join(' ')}" for usage.`;
+}
