@@ -17,11 +17,12 @@ import {
   useProfiles,
 } from './lib/queries';
 import { currentPath, navigate, pathOf, rememberPath, useRoute, type Route } from './lib/router';
+import { focusSearch } from './lib/searchFocus';
 import { AccountScreen } from './screens/Account';
 import { ProfilesScreen } from './screens/Profiles';
 import { CreateReport, PrivacyEdit } from './screens/ReportForms';
 import { ReportDetail } from './screens/ReportDetail';
-import { ReportsList, requestSearchFocus } from './screens/ReportsList';
+import { ReportsList } from './screens/ReportsList';
 import { SettingsScreen } from './screens/Settings';
 import { Welcome } from './screens/Welcome';
 
@@ -71,7 +72,7 @@ function CoreEvents() {
           navigate('/reports/new');
           break;
         case 'focus-search':
-          requestSearchFocus();
+          focusSearch();
           break;
         case 'switch-profile':
           document.getElementById(PROFILE_SWITCHER_ID)?.focus();

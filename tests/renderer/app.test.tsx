@@ -210,5 +210,11 @@ describe('App', () => {
     await screen.findByRole('heading', { name: 'New report' });
     act(() => bridge.emit('app:command', { command: 'focus-search' }));
     await waitFor(() => expect(document.activeElement?.id).toBe('report-search'));
+    // Ctrl+F from another screen: the list opens, then the cursor goes into its search box.
+    window.location.hash = '#/account';
+    await screen.findByRole('heading', { name: 'Account' });
+    fireEvent.keyDown(window, { key: 'f', ctrlKey: true });
+    await screen.findByRole('heading', { name: 'Reports' });
+    await waitFor(() => expect(document.activeElement?.id).toBe('report-search'));
   });
 });

@@ -1,5 +1,5 @@
 /** The reports list: search, filters, sort, page size and paging, kept per profile. */
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   PER_PAGE_VALUES,
   REPORT_RESULTS,
@@ -13,7 +13,10 @@ import { ErrorView } from '../components/ErrorView';
 import { ExportDialog } from '../components/ExportDialog';
 import { OpenLinkDialog } from '../components/OpenLinkDialog';
 import { OverviewPanel } from '../components/OverviewPanel';
+import { Pagination } from '../components/Pagination';
+import { PageCheckbox, SelectionBar } from '../components/SelectionControls';
 import { LoadingStatus, SkeletonRows } from '../components/Skeleton';
+import { ToolbarSelect, type SelectOption } from '../components/ToolbarSelect';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { useReportVisibleSource } from '../lib/appState';
 import { ageOf } from '../lib/format';
@@ -23,36 +26,15 @@ import {
   clearFilters,
   loadListState,
   listStateToQuery,
-  pageWindow,
   saveListState,
   type ListState,
 } from '../lib/listState';
-import { rowKeyAction, useRowSelection, type RowSelection } from '../lib/rowSelection';
+import { useRowSelection, type RowSelection } from '../lib/rowSelection';
+import { SEARCH_INPUT_ID } from '../lib/searchFocus';
+import { useDebouncedText } from '../lib/useDebouncedText';
+import { useRowKeys } from '../lib/useRowKeys';
 import { useProjects, useReports } from '../lib/queries';
 import { navigate } from '../lib/router';
-
-const SEARCH_INPUT_ID = 'report-search';
-const SEARCH_DEBOUNCE_MS = 300;
-const FOCUS_SEARCH_EVENT = 'reportdesk:focus-search';
-let searchFocusPending = false;
-
-/** Ctrl/Cmd+F and the menu: open the list if needed, then put the cursor in the search box. */
-export function requestSearchFocus(): void {
-  const input = document.getElementById(SEARCH_INPUT_ID);
-  if (input) {
-    (input as HTMLInputElement).focus();
-    (input as HTMLInputElement).select();
-    return;
-  }
-  searchFocusPending = true;
-  navigate('/reports');
-  window.dispatchEvent(new Event(FOCUS_SEARCH_EVENT));
-}
-
-interface SelectOption<V extends string | number> {
-  value: V;
-  label: string;
-}
 
 const RESULT_OPTIONS: SelectOption<ReportResult | ''>[] = [
   { value: '', label: 'Any' },
@@ -82,65 +64,6 @@ const COLUMNS: { key: SortBy | 'privacy' | 'project'; label: string; sortable: b
   { key: 'generated_at', label: 'Generated', sortable: true },
 ];
 
-/** A text box whose value reaches the list state only after the user pauses typing. */
-function useDebouncedText(
-  committed: string,
-  commit: (value: string) => void,
-): [string, (value: string) => void] {
-  const [text, setText] = useState(committed);
-  const [lastCommitted, setLastCommitted] = useState(committed);
-  // A change from outside (Clear filters, restore) replaces what is in the box.
-  if (committed !== lastCommitted) {
-    setLastCommitted(committed);
-    setText(committed);
-  }
-  const commitRef = useRef(commit);
-  useEffect(() => {
-    commitRef.current = commit;
-  });
-  useEffect(() => {
-    if (text === committed) return;
-    const timer = window.setTimeout(() => commitRef.current(text), SEARCH_DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [text, committed]);
-  return [text, setText];
-}
-
-/** A labelled drop-down in the toolbar; it hands back the option's own value, not the DOM string. */
-function ToolbarSelect<V extends string | number>({
-  id,
-  label,
-  value,
-  options,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  value: V;
-  options: readonly SelectOption<V>[];
-  onChange: (value: V) => void;
-}) {
-  return (
-    <div className="toolbar-field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        onChange={(e) => {
-          const chosen = options.find((option) => String(option.value) === e.target.value);
-          if (chosen) onChange(chosen.value);
-        }}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 export function ReportsList({ profileId }: { profileId: string }) {
   const [state, setState] = useState<ListState>(() => loadListState(profileId));
   const update = (change: Partial<ListState>) => setState((current) => changeListState(current, change));
@@ -152,18 +75,6 @@ export function ReportsList({ profileId }: { profileId: string }) {
 
   const [searchText, setSearchText] = useDebouncedText(state.search, (search) => update({ search }));
   const [projectText, setProjectText] = useDebouncedText(state.project, (project) => update({ project }));
-
-  const searchRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    const focus = () => {
-      searchFocusPending = false;
-      searchRef.current?.focus();
-      searchRef.current?.select();
-    };
-    if (searchFocusPending) focus();
-    window.addEventListener(FOCUS_SEARCH_EVENT, focus);
-    return () => window.removeEventListener(FOCUS_SEARCH_EVENT, focus);
-  }, []);
 
   // After a delete the last page can vanish: step back to the new last page (adjusting state
   // while rendering, as React recommends over an effect).
@@ -215,7 +126,6 @@ export function ReportsList({ profileId }: { profileId: string }) {
           <label htmlFor={SEARCH_INPUT_ID}>Search URL</label>
           <input
             id={SEARCH_INPUT_ID}
-            ref={searchRef}
             type="search"
             value={searchText}
             placeholder="Search by URL (Ctrl+F)"
@@ -459,149 +369,4 @@ function rowClass(selection: RowSelection, id: string, index: number): string {
   if (selection.focus === index) name += ' row-focus';
   if (selection.isSelected(id)) name += ' row-selected';
   return name;
-}
-
-/** The header checkbox: selects or clears every row on this page; mixed when some are selected. */
-function PageCheckbox({ selection, disabled }: { selection: RowSelection; disabled: boolean }) {
-  const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (ref.current) ref.current.indeterminate = selection.pageSelection === 'some';
-  }, [selection.pageSelection]);
-  return (
-    <input
-      ref={ref}
-      type="checkbox"
-      aria-label="Select all reports on this page"
-      checked={selection.pageSelection === 'all'}
-      disabled={disabled}
-      onChange={() => selection.selectPage(selection.pageSelection !== 'all')}
-    />
-  );
-}
-
-/** How many rows are selected, in a live region that is always there so changes are read once. */
-function SelectionBar({ selection }: { selection: RowSelection }) {
-  const count = selection.selectedIds.length;
-  return (
-    <div className={count > 0 ? 'selection-bar' : 'selection-bar empty'}>
-      <span role="status">{count > 0 ? `${count} selected on this page` : ''}</span>
-      {count > 0 && (
-        <button type="button" className="button small" onClick={selection.clear}>
-          Clear selection
-        </button>
-      )}
-    </div>
-  );
-}
-
-const EDITABLE = 'input, select, textarea, [contenteditable="true"], [contenteditable=""]';
-
-/**
- * The list's keys. On a row: ↑/↓, j/k, Home/End move the row focus, Enter opens the focused
- * report, Space (Shift+Space for a range) selects it. Elsewhere on the screen, outside form
- * fields and dialogs, j/k and ↑/↓ bring the focus into the rows.
- */
-function useRowKeys(
-  selection: RowSelection,
-  tableBody: RefObject<HTMLTableSectionElement | null>,
-  open: (id: string) => void,
-) {
-  const latest = useRef({ selection, open });
-  useEffect(() => {
-    latest.current = { selection, open };
-  });
-
-  useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if (event.defaultPrevented) return;
-      const action = rowKeyAction(event);
-      const body = tableBody.current;
-      if (!action || !body) return;
-      const target = event.target instanceof Element ? event.target : null;
-      if (target?.closest('[role="dialog"], [role="alertdialog"], dialog')) return;
-      const rowElements = [...body.querySelectorAll<HTMLElement>('tr[data-row-index]')];
-      if (rowElements.length === 0) return;
-      const { selection: rows, open: openRow } = latest.current;
-      const onRow = target !== null && rowElements.includes(target as HTMLElement);
-      const moving = action !== 'open' && action !== 'toggle' && action !== 'toggle-range';
-      if (!onRow) {
-        // Off the rows only ↑/↓ and j/k, and never while typing or choosing in a field.
-        if (action !== 'next' && action !== 'previous') return;
-        if (target?.closest(EDITABLE) && !body.contains(target)) return;
-        if (!event.key.match(/^[jk]$/) && target?.closest('button, a[href], summary')) return;
-      }
-      event.preventDefault();
-      if (moving) {
-        const from = onRow ? rowElements.indexOf(target as HTMLElement) : -1;
-        const delta = action === 'next' ? 1 : action === 'previous' ? -1 : 0;
-        let index =
-          from < 0 ? Math.max(rows.focus, 0) : Math.min(rowElements.length - 1, Math.max(0, from + delta));
-        if (action === 'first') index = 0;
-        if (action === 'last') index = rowElements.length - 1;
-        rows.setFocus(index);
-        rowElements[index]?.focus();
-      } else if (rows.focusedId !== null) {
-        if (action === 'open') openRow(rows.focusedId);
-        else rows.toggle(rows.focusedId, action === 'toggle-range');
-      }
-    }
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [tableBody]);
-}
-
-interface PaginationProps {
-  state: ListState;
-  total: number | null;
-  lastPage: number | null;
-  count: number;
-  onPage: (page: number) => void;
-}
-
-function Pagination({ state, total, lastPage, count, onPage }: PaginationProps) {
-  const { page, perPage } = state;
-  const first = count === 0 ? 0 : (page - 1) * perPage + 1;
-  const last = (page - 1) * perPage + count;
-  // Without a total the service did not say how many pages there are: a full page suggests more.
-  const hasNext = lastPage !== null ? page < lastPage : count === perPage;
-  return (
-    <nav className="pagination" aria-label="Pages">
-      <span className="muted" aria-live="polite">
-        {count === 0
-          ? 'No reports on this page'
-          : total !== null
-            ? `Showing ${first}–${last} of ${total}`
-            : `Showing ${first}–${last}`}
-      </span>
-      <div className="pages">
-        <button type="button" className="button small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          ‹ Previous
-        </button>
-        {lastPage !== null &&
-          lastPage > 1 &&
-          pageWindow(page, lastPage).map((p, i) =>
-            p === null ? (
-              <span key={`gap-${i}`} className="page-gap" aria-hidden="true">
-                …
-              </span>
-            ) : (
-              <button
-                key={p}
-                type="button"
-                className={p === page ? 'button small page current' : 'button small page'}
-                aria-current={p === page ? 'page' : undefined}
-                aria-label={`Page ${p}`}
-                onClick={() => onPage(p)}
-              >
-                {p}
-              </button>
-            ),
-          )}
-        {lastPage === null && <span className="page-only">Page {page}</span>}
-        <button type="button" className="button small" disabled={!hasNext} onClick={() => onPage(page + 1)}>
-          Next ›
-        </button>
-      </div>
-    </nav>
-  );
 }

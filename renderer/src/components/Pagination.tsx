@@ -1,0 +1,58 @@
+/** Paging under the list: where this page is, previous/next and a window of page numbers. */
+import { pageWindow, type ListState } from '../lib/listState';
+
+interface PaginationProps {
+  state: ListState;
+  total: number | null;
+  lastPage: number | null;
+  count: number;
+  onPage: (page: number) => void;
+}
+
+export function Pagination({ state, total, lastPage, count, onPage }: PaginationProps) {
+  const { page, perPage } = state;
+  const first = count === 0 ? 0 : (page - 1) * perPage + 1;
+  const last = (page - 1) * perPage + count;
+  // Without a total the service did not say how many pages there are: a full page suggests more.
+  const hasNext = lastPage !== null ? page < lastPage : count === perPage;
+  return (
+    <nav className="pagination" aria-label="Pages">
+      <span className="muted" aria-live="polite">
+        {count === 0
+          ? 'No reports on this page'
+          : total !== null
+            ? `Showing ${first}–${last} of ${total}`
+            : `Showing ${first}–${last}`}
+      </span>
+      <div className="pages">
+        <button type="button" className="button small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          ‹ Previous
+        </button>
+        {lastPage !== null &&
+          lastPage > 1 &&
+          pageWindow(page, lastPage).map((p, i) =>
+            p === null ? (
+              <span key={`gap-${i}`} className="page-gap" aria-hidden="true">
+                …
+              </span>
+            ) : (
+              <button
+                key={p}
+                type="button"
+                className={p === page ? 'button small page current' : 'button small page'}
+                aria-current={p === page ? 'page' : undefined}
+                aria-label={`Page ${p}`}
+                onClick={() => onPage(p)}
+              >
+                {p}
+              </button>
+            ),
+          )}
+        {lastPage === null && <span className="page-only">Page {page}</span>}
+        <button type="button" className="button small" disabled={!hasNext} onClick={() => onPage(page + 1)}>
+          Next ›
+        </button>
+      </div>
+    </nav>
+  );
+}
