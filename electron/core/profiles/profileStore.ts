@@ -5,9 +5,9 @@
  * folder), so a crash leaves either the old file or the new one.
  *
  * Several processes (the app and CLI runs) share the file. Every change is a read-modify-write
- * under a cross-process lock: an IMMEDIATE transaction on a small SQLite file beside it
- * (profiles.lock). The OS releases that lock when its holder exits or is killed, so a crashed
- * process never leaves a stale lock behind (no pid files, no pid reuse to reason about). Reads
+ * under a cross-process lock (./profilesLock.ts: an IMMEDIATE transaction on a small SQLite
+ * file beside it, profiles.lock). The OS releases that lock when its holder exits or is
+ * killed, so a crashed process never leaves a stale lock behind (no pid files). Reads
  * re-read the file whenever it was replaced (a stat per call), and `watch()` reports changes
  * made by other processes to `onExternalChange` listeners.
  */
@@ -27,13 +27,14 @@ import {
   type FSWatcher,
   type Stats,
 } from 'node:fs';
-import Database from 'better-sqlite3';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
-import { ensurePrivateFile } from '../privateFiles';
 import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
+import { ProfilesLock } from './profilesLock';
+
+export { PROFILE_LOCK_WAIT_MS, profilesLockFile } from './profilesLock';
 
 export interface StoredProfile {
   id: string;
@@ -65,9 +66,6 @@ type ProfilesFile = z.infer<typeof ProfilesFileSchema>;
 
 const NOT_FOUND = 'That profile no longer exists.';
 
-/** How long a change waits for another process's change to finish before giving up. */
-export const PROFILE_LOCK_WAIT_MS = 10_000;
-
 /** Identifies one version of the file: a rename always brings a new inode. */
 function signatureOf(stats: Stats): string {
   return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
@@ -75,24 +73,20 @@ function signatureOf(stats: Stats): string {
 
 export class ProfileStore {
   private readonly file: string;
-  private readonly lockFile: string;
+  private readonly lock: ProfilesLock;
   private readonly logger: Logger;
   private state: ProfilesFile = { version: 1, activeId: null, profiles: [] };
   /** The version of the file `state` was read from (or written as); null: no file seen. */
   private seen: string | null = null;
   /** Set when the file could be neither read nor moved aside: writing would destroy it. */
   private unreadableFileProblem: string | null = null;
-  private lockDb: Database.Database | null = null;
   private watcher: FSWatcher | null = null;
   private readonly listeners = new Set<() => void>();
 
-  private readonly lockWaitMs: number;
-
   constructor(file: string, options: { logger?: Logger; lockWaitMs?: number } = {}) {
     this.file = file;
-    this.lockWaitMs = options.lockWaitMs ?? PROFILE_LOCK_WAIT_MS;
-    this.lockFile = profilesLockFile(file);
     this.logger = (options.logger ?? silentLogger).child('profiles');
+    this.lock = new ProfilesLock(file, this.logger, options.lockWaitMs);
     this.load();
   }
 
@@ -238,8 +232,7 @@ export class ProfileStore {
 
   close(): void {
     this.unwatch();
-    this.lockDb?.close();
-    this.lockDb = null;
+    this.lock.close();
   }
 
   private unwatch(): void {
@@ -265,49 +258,13 @@ export class ProfileStore {
    * disk now (never to an older copy in memory), write the result. `next: null` writes nothing.
    */
   private change<T>(edit: (state: ProfilesFile) => { next: ProfilesFile | null; result: T }): T {
-    return this.underLock(() => {
+    return this.lock.run(() => {
       this.refresh();
       if (this.unreadableFileProblem) throw new AppFailure(appError('internal', this.unreadableFileProblem));
       const { next, result } = edit(this.state);
       if (next) this.save(next);
       return result;
     });
-  }
-
-  private underLock<T>(run: () => T): T {
-    let db: Database.Database;
-    try {
-      db = this.lockDb ??= openLock(this.lockFile, this.lockWaitMs);
-      // Waits (busy_timeout) while another process holds it; the OS frees it if that one dies.
-      db.exec('BEGIN IMMEDIATE');
-    } catch (error) {
-      throw this.lockFailure(error);
-    }
-    try {
-      return run();
-    } finally {
-      db.exec('COMMIT');
-    }
-  }
-
-  private lockFailure(error: unknown): AppFailure {
-    if (error instanceof AppFailure) return error;
-    const code = (error as { code?: string }).code ?? 'unknown error';
-    this.logger.error('Locking the profiles failed.', { code });
-    if (code === 'SQLITE_BUSY') {
-      return new AppFailure(
-        appError(
-          'busy',
-          `The profiles are being changed by another ReportDesk window or command, which has not finished within ${Math.ceil(this.lockWaitMs / 1000)} seconds. Nothing was changed; try again in a moment.`,
-        ),
-      );
-    }
-    return new AppFailure(
-      appError(
-        'internal',
-        `The profiles could not be saved to ${this.file} (${code}). Check that the disk has space and the folder is writable, then try again.`,
-      ),
-    );
   }
 
   /** Re-reads the file when another process replaced it; tells listeners when it did. */
@@ -427,23 +384,10 @@ export class ProfileStore {
   }
 }
 
-/** The lock beside a profiles file (exported for the tests that hold it from another process). */
-export function profilesLockFile(profilesFile: string): string {
-  return join(dirname(profilesFile), 'profiles.lock');
-}
-
 function requireIn(state: ProfilesFile, id: string): StoredProfile {
   const found = state.profiles.find((profile) => profile.id === id);
   if (!found) throw new AppFailure(appError('not_found', NOT_FOUND));
   return { ...found };
-}
-
-/** The lock: a SQLite file used only for its transaction lock (nothing is ever written to it). */
-function openLock(file: string, waitMs: number): Database.Database {
-  mkdirSync(dirname(file), { recursive: true });
-  // Created 0600 before SQLite opens it (SQLite alone would make it 0644), as every data-dir file.
-  ensurePrivateFile(file);
-  return new Database(file, { timeout: waitMs });
 }
 
 function removeQuietly(path: string): void {
