@@ -71,6 +71,15 @@ describe('toReportPage: the paginator shapes', () => {
     expect(page).toMatchObject({ page: 3, perPage: 25, total: 7, lastPage: 1 });
   });
 
+  it('does not read page fields beside data unless current_page marks the paginator', () => {
+    expect(toReportPage({ data: [], total: 5, per_page: 5, last_page: 1 }, REQUESTED, 200)).toMatchObject({
+      page: 4,
+      perPage: 25,
+      total: null,
+      lastPage: null,
+    });
+  });
+
   it('without any page fields, page and size are the requested ones and the totals unknown', () => {
     expect(toReportPage({ data: [report(2)] }, REQUESTED, 200)).toMatchObject({
       page: 4,
@@ -111,6 +120,8 @@ describe('toReportPage: the paginator shapes', () => {
     ['a fractional total', { total: 2.5 }],
     ['a signed string', { total: '-3' }],
     ['a padded string', { total: ' 250' }],
+    ['a string with a trailing space', { total: '250 ' }],
+    ['a list holding a number', { total: [5] }],
     ['a total beyond safe integers', { total: 2 ** 53 }],
     ['a boolean', { total: true }],
   ])('treats %s as an unknown total', (_name, meta) => {
