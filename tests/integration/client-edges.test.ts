@@ -6,7 +6,9 @@
  * log lines. Companion of client.test.ts (the endpoints and statuses).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getEventListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ReportServiceClient, type ReportServiceClientOptions } from '../../electron/core/api/client';
 import { createLogger, memorySink, redact } from '../../electron/core/log';
@@ -161,9 +163,58 @@ describe('replies over the size limit', () => {
 
   it('a declared Content-Length exactly at the limit is read', async () => {
     const body = JSON.stringify({ id: 1, name: 'Exact' });
-    service.faults.add({ path: ACCOUNT, status: 200, body });
-    const account = await client({ maxResponseBytes: Buffer.byteLength(body) }).getAccount();
-    expect(account).toEqual({ id: 1, name: 'Exact' });
+    const server = await rawServer((_req, res) => {
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Content-Length': String(Buffer.byteLength(body)),
+      });
+      res.end(body);
+    });
+    try {
+      const account = await client({
+        baseUrl: server.baseUrl,
+        maxResponseBytes: Buffer.byteLength(body),
+      }).getAccount();
+      expect(account).toEqual({ id: 1, name: 'Exact' });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a declared oversize reply without a body stream is refused once, not retried as a network error', async () => {
+    let calls = 0;
+    const emptyBodyFetch: typeof fetch = async () => {
+      calls++;
+      return new Response(null, { status: 200, headers: { 'Content-Length': '99999999' } });
+    };
+    const error = await failure(client({ fetch: emptyBodyFetch, maxResponseBytes: 1_000 }).getAccount());
+    expect(error).toMatchObject({ kind: 'bad_response', status: 200 });
+    expect(error.message).toContain('larger than');
+    expect(calls).toBe(1);
+  });
+
+  it('the excerpt of an oversized reply comes from its first kilobyte only', async () => {
+    const chunks = [' '.repeat(1_030) + 'PAST-THE-FIRST-KILOBYTE', 'z'.repeat(3_000)];
+    const chunkedFetch: typeof fetch = async () => {
+      const queue = chunks.map((chunk) => new TextEncoder().encode(chunk));
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = queue.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      });
+      return new Response(body, { status: 200 });
+    };
+    const error = await failure(client({ fetch: chunkedFetch, maxResponseBytes: 2_000 }).getAccount());
+    expect(error.message).toContain('an empty reply');
+    expect(error.message).not.toContain('PAST-THE-FIRST-KILOBYTE');
+  });
+
+  it('a 204 with no body where a report was expected is an empty reply', async () => {
+    service.faults.add({ method: 'GET', path: `${REPORTS}/4`, status: 204 });
+    const error = await failure(client().getReport('4'));
+    expect(error.message).toContain('HTTP 204 with an empty reply where data was expected');
   });
 
   it('a streamed reply (no length) passing the limit is cut off, quoted from its start, and fetched once', async () => {
@@ -286,31 +337,65 @@ describe('retries at their edges', () => {
     expect(count('GET', REPORTS) - before).toBe(1);
   });
 
-  it('the real backoff sleep waits and then retries', async () => {
+  it("the real backoff sleep waits, then retries, and leaves no listener on the caller's signal", async () => {
     service.faults.add({ method: 'GET', path: REPORTS, status: 503, times: 2 });
     const before = count('GET', REPORTS);
-    const page = await client({ sleep: undefined, retry: { baseDelayMs: 20, maxDelayMs: 20 } }).listReports();
+    const signal = new AbortController().signal;
+    const page = await client({ sleep: undefined, retry: { baseDelayMs: 20, maxDelayMs: 20 } }).listReports(
+      {},
+      { signal },
+    );
     expect(page.reports).toHaveLength(10);
     expect(count('GET', REPORTS) - before).toBe(3);
+    // A long-lived signal (one per window, say) must not collect a listener per attempt or wait.
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('a cancel during the real backoff ends the wait as cancelled, with no further request', async () => {
     // The wait would be ten minutes: only the abort can end it before the test's own time-out.
+    // The abort is sent when the client logs that it starts waiting.
     service.faults.add({ method: 'GET', path: REPORTS, status: 503 });
     const before = count('GET', REPORTS);
     const controller = new AbortController();
+    const abortWhenWaiting = createLogger(
+      'edges',
+      (line) => {
+        if (line.includes('retrying in')) setImmediate(() => controller.abort());
+      },
+      'debug',
+    );
     const pending = client({
       sleep: undefined,
       random: () => 0.99,
       retry: { baseDelayMs: 600_000, maxDelayMs: 600_000 },
+      logger: abortWhenWaiting,
     }).listReports({}, { signal: controller.signal });
-    while (count('GET', REPORTS) === before) await new Promise((resolve) => setTimeout(resolve, 5));
-    // Let the failed attempt settle into the backoff wait.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    controller.abort();
     const error = await failure(pending);
-    expect(error.kind).toBe('cancelled');
+    expect(error).toEqual({ kind: 'cancelled', message: 'The request was cancelled.' });
     expect(count('GET', REPORTS) - before).toBe(1);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("a sleep of the caller's own that rejects with its AbortError still reads as cancelled", async () => {
+    service.faults.add({ method: 'GET', path: REPORTS, status: 503 });
+    const controller = new AbortController();
+    const abortWhenWaiting = createLogger(
+      'edges',
+      (line) => {
+        if (line.includes('retrying in')) setImmediate(() => controller.abort());
+      },
+      'debug',
+    );
+    const error = await failure(
+      client({
+        // node:timers/promises rejects with its own AbortError, not an AppFailure.
+        sleep: (ms, signal) => delay(ms, undefined, { signal }),
+        random: () => 0.99,
+        retry: { baseDelayMs: 600_000, maxDelayMs: 600_000 },
+        logger: abortWhenWaiting,
+      }).listReports({}, { signal: controller.signal }),
+    );
+    expect(error.kind).toBe('cancelled');
   });
 
   it('a cancel that lands between the reply and the backoff ends it as cancelled at once', async () => {
@@ -344,6 +429,51 @@ describe('retries at their edges', () => {
       }).listReports({}, { signal: new AbortController().signal }),
     );
     expect(error.kind).toBe('internal');
+  });
+});
+
+describe('what each endpoint says about itself', () => {
+  it.each([
+    ['list', () => client().listReports(), 'list reports'],
+    ['read', () => client().getReport('5'), 'read report 5'],
+    ['create', () => client().createReport({ url: 'https://a.example.org', privacy: 0 }), 'create reports'],
+    ['change', () => client().updateReport('5', { privacy: 1 }), 'change report 5'],
+    ['delete', () => client().deleteReport('5'), 'delete report 5'],
+    ['account', () => client().getAccount(), 'read the account'],
+  ])('a 403 on %s names the action', async (_name, call, action) => {
+    service.faults.add({ path: /^\/api\/v1\//, status: 403 });
+    const error = await failure(call());
+    expect(error.message).toContain(`The API key is not allowed to ${action} (HTTP 403)`);
+  });
+
+  it('a failed change says the outcome is unknown, and a 404 on it names the report', async () => {
+    service.faults.add({ method: 'PUT', path: `${REPORTS}/8`, status: 500, times: 1 });
+    const unknown = await failure(client().updateReport('8', { privacy: 1 }));
+    expect(unknown.message).toContain(
+      'Report 8 may or may not have been changed; refresh it before trying again.',
+    );
+    service.faults.add({ method: 'PUT', path: `${REPORTS}/8`, status: 404, times: 1 });
+    const gone = await failure(client().updateReport('8', { privacy: 1 }));
+    expect(gone.message).toContain('Report 8 was not found');
+  });
+
+  it('an id that is not valid is refused under the id field with the rule it breaks', async () => {
+    const error = await failure(client().getReport('a/b'));
+    expect(error.fieldErrors).toEqual({ id: ['A report id may contain only letters, digits, "-" and "_".'] });
+    expect(error.message).toBe('A report id may contain only letters, digits, "-" and "_".');
+  });
+
+  it('a report password given to create is registered as a secret', async () => {
+    const password = 'create-password-Rr5Ss6';
+    service.faults.add({ method: 'POST', path: REPORTS, status: 500, times: 1 });
+    await failure(client().createReport({ url: 'https://a.example.org', privacy: 2, password }));
+    expect(redact(`pw=${password};`)).toBe('pw=[redacted];');
+  });
+
+  it('allows plain http to another host when explicitly asked', () => {
+    expect(client({ baseUrl: 'http://reports.example.com/api/v1', allowInsecureHttp: true }).baseUrl).toBe(
+      'http://reports.example.com',
+    );
   });
 });
 
