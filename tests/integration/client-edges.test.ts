@@ -351,6 +351,17 @@ describe('retries at their edges', () => {
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
+  it('the real backoff sleep works without a signal too', async () => {
+    service.faults.add({ method: 'GET', path: ACCOUNT, status: 503, times: 1 });
+    const before = count('GET', ACCOUNT);
+    const account = await client({
+      sleep: undefined,
+      retry: { baseDelayMs: 20, maxDelayMs: 20 },
+    }).getAccount();
+    expect(account.id).toBe(3);
+    expect(count('GET', ACCOUNT) - before).toBe(2);
+  });
+
   it('a cancel during the real backoff ends the wait as cancelled, with no further request', async () => {
     // The wait would be ten minutes: only the abort can end it before the test's own time-out.
     // The abort is sent when the client logs that it starts waiting.
