@@ -122,26 +122,18 @@ describe('a profiles file that cannot be read', () => {
     async () => {
       new ProfileStore(file).add(input('Kept'));
       const original = readFileSync(file, 'utf8');
-      // Root ignores file permissions, so then the child runs as "nobody", owning the files.
+      // Root ignores file permissions, so then the child drops to "nobody", who owns the files.
       const asRoot = process.getuid?.() === 0;
       if (asRoot) {
         for (const path of [dir, join(dir, 'data'), file]) chownSync(path, 65534, 65534);
       }
       chmodSync(file, 0o000);
       chmodSync(join(dir, 'data'), 0o500);
-      const child = [
-        process.execPath,
-        '--import',
-        'tsx',
-        join(__dirname, '../fixtures/profiles-unreadable-child.ts'),
-        file,
-      ];
-      const [command, ...args] = asRoot
-        ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...child]
-        : child;
+      const child = join(__dirname, '../fixtures/profiles-unreadable-child.ts');
+      const args = ['--import', 'tsx', child, file, ...(asRoot ? ['65534'] : [])];
       let stdout: string;
       try {
-        ({ stdout } = await promisify(execFile)(command, args, { cwd: join(__dirname, '../..') }));
+        ({ stdout } = await promisify(execFile)(process.execPath, args, { cwd: join(__dirname, '../..') }));
       } finally {
         chmodSync(join(dir, 'data'), 0o700);
         chmodSync(file, 0o600);
