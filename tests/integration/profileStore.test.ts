@@ -70,6 +70,15 @@ describe('editing a profile', () => {
     });
   });
 
+  it('trims the base URL and the name on add', () => {
+    const store = new ProfileStore(file);
+    const added = store.add({ ...input('  Padded  '), baseUrl: '  https://reports.example.com/x  ' });
+    expect(new ProfileStore(file).get(added.id)).toMatchObject({
+      name: 'Padded',
+      baseUrl: 'https://reports.example.com/x',
+    });
+  });
+
   it('leaves the fields it was not given as they were', () => {
     const store = new ProfileStore(file);
     const { id } = store.add({ ...input('Keep'), allowInsecureHttp: true });
@@ -115,6 +124,26 @@ describe('a profiles file that cannot be read', () => {
     expect(readFileSync(join(dir, 'data', aside, 'inside.txt'), 'utf8')).toBe('kept');
     store.add(input('Fresh'));
     expect(new ProfileStore(file).list().map((profile) => profile.name)).toEqual(['Fresh']);
+  });
+
+  it('is never overwritten when it can be neither read nor moved aside, in this process, as any user', () => {
+    // A folder (EISDIR on read, for root too) whose name leaves no room for the ".corrupt-<time>"
+    // suffix (ENAMETOOLONG on rename, for root too).
+    const longFile = join(dir, 'data', 'p'.repeat(240));
+    mkdirSync(longFile, { recursive: true });
+    writeFileSync(join(longFile, 'inside.txt'), 'kept');
+    const sink = memorySink();
+    const store = new ProfileStore(longFile, { logger: createLogger('test', sink) });
+    expect(store.list()).toEqual([]);
+    const error = failureOf(() => store.add(input('New')));
+    expect(error.kind).toBe('internal');
+    expect(error.message).toContain(
+      `The profiles file ${longFile} could not be used because it could not be read (EISDIR), and it could not be moved aside (ENAMETOOLONG).`,
+    );
+    expect(error.message).toMatch(/Check the permissions of that folder, then restart ReportDesk\.$/);
+    expect(sink.lines.join('\n')).toMatch(/ERROR .*could not be moved aside \(ENAMETOOLONG\)/);
+    expect(readFileSync(join(longFile, 'inside.txt'), 'utf8')).toBe('kept');
+    expect(asideFiles()).toEqual([]);
   });
 
   it.skipIf(skipWhen(process.platform === 'win32', 'POSIX permissions do not exist on Windows'))(
