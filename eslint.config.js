@@ -20,7 +20,19 @@ const noElectron = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'release/',
+      'test-results/',
+      'playwright-report/',
+      'coverage/',
+      // StrykerJS's sandbox copy of the project and its reports (npm run mutation).
+      '.stryker-tmp/',
+      'reports/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -293,7 +293,9 @@ export class ReportServiceClient {
   private reportPath(id: string): string {
     const parsed = ReportIdSchema.safeParse(id);
     if (!parsed.success) {
-      throw invalidField('id', parsed.error.issues[0]?.message ?? 'The report id is not valid.');
+      // Stryker disable next-line StringLiteral,OptionalChaining: zod reports at least one issue, with a message.
+      const message = parsed.error.issues[0]?.message ?? 'The report id is not valid.';
+      throw invalidField('id', message);
     }
     return `${REPORTS_PATH}/${encodeURIComponent(parsed.data)}`;
   }
