@@ -152,8 +152,8 @@ describe('replies over the size limit', () => {
         client({ baseUrl: server.baseUrl, maxResponseBytes: 1_000_000, timeoutMs: 20_000 }).listReports(),
       );
       expect(error).toMatchObject({ kind: 'bad_response', status: 200 });
-      expect(error.message).toContain('larger than 1 MB');
-      expect(error.message).toContain('an empty reply');
+      expect(error.message).toContain('larger than 1 MB (HTTP 200).');
+      expect(error.message).not.toContain('data');
       expect(server.requests()).toBe(1);
       expect(sleeps).toEqual([]);
     } finally {
@@ -194,7 +194,8 @@ describe('replies over the size limit', () => {
   });
 
   it('the excerpt of an oversized reply comes from its first kilobyte only', async () => {
-    const chunks = [' '.repeat(1_030) + 'PAST-THE-FIRST-KILOBYTE', 'z'.repeat(3_000)];
+    // Only a title (or a JSON message) is ever quoted, and only from the first kilobyte.
+    const chunks = [' '.repeat(1_030) + '<title>PAST-THE-FIRST-KILOBYTE</title>', 'z'.repeat(3_000)];
     const chunkedFetch: typeof fetch = async () => {
       const queue = chunks.map((chunk) => new TextEncoder().encode(chunk));
       const body = new ReadableStream<Uint8Array>({
@@ -207,7 +208,7 @@ describe('replies over the size limit', () => {
       return new Response(body, { status: 200 });
     };
     const error = await failure(client({ fetch: chunkedFetch, maxResponseBytes: 2_000 }).getAccount());
-    expect(error.message).toContain('an empty reply');
+    expect(error.message).toContain('(HTTP 200).');
     expect(error.message).not.toContain('PAST-THE-FIRST-KILOBYTE');
   });
 
@@ -220,10 +221,11 @@ describe('replies over the size limit', () => {
   it('a streamed reply (no length) passing the limit is cut off, quoted from its start, and fetched once', async () => {
     // The request goes to the real service; its reply is replaced by a stream that hands out
     // exactly these chunks, one per read (a socket may merge chunks, this stream never does).
+    // A gateway's HTML error page: its title, at the start, is what gets quoted.
     const chunks = [
-      '{"data":[{"id":1,"url":"https://start.example.org"},',
+      '<html><head><title>start.example.org is overloaded</title></head><body>',
       'x'.repeat(1_500),
-      'y'.repeat(1_500),
+      '<title>yyy</title>' + 'y'.repeat(1_500),
     ];
     const chunkedFetch: typeof fetch = async (input, init) => {
       const real = await fetch(input, init);
@@ -255,7 +257,7 @@ describe('replies over the size limit', () => {
     });
     try {
       const error = await failure(client({ baseUrl: server.baseUrl, maxResponseBytes: 1_000 }).listReports());
-      expect(error.message).toContain('an empty reply');
+      expect(error.message).toContain('larger than 0 MB (HTTP 200).');
       expect(server.requests()).toBe(1);
     } finally {
       await server.stop();

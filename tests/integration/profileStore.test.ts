@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../../electron/core/log';
-import { ProfileStore } from '../../electron/core/profiles/profileStore';
+import { ProfileStore, profilesLockFile } from '../../electron/core/profiles/profileStore';
 import { AppFailure, type AppError } from '../../shared/errors';
 import { skipWhen } from '../helpers/skip';
 
@@ -154,7 +154,9 @@ describe('a profiles file that cannot be read', () => {
       // Root ignores file permissions, so then the child drops to "nobody", who owns the files.
       const asRoot = process.getuid?.() === 0;
       if (asRoot) {
-        for (const path of [dir, join(dir, 'data'), file]) chownSync(path, 65534, 65534);
+        // The profiles lock beside the file too: the store takes it before it reads the file.
+        for (const path of [dir, join(dir, 'data'), file, profilesLockFile(file)])
+          chownSync(path, 65534, 65534);
       }
       chmodSync(file, 0o000);
       chmodSync(join(dir, 'data'), 0o500);

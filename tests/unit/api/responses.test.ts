@@ -29,11 +29,14 @@ describe('parseJsonBody', () => {
     expect(error.message).not.toContain('not JSON');
   });
 
-  it('calls a body that does not parse "not JSON" and quotes it', () => {
+  it('calls a body that does not parse "not JSON", quoting a page title but never the raw text', () => {
     const error = failureOf(() => parseJsonBody(201, 'OK then'));
     expect(error).toMatchObject({ kind: 'bad_response', status: 201 });
-    expect(error.message).toContain('HTTP 201 with something that is not JSON');
-    expect(error.message).toContain('"OK then"');
+    expect(error.message).toContain('HTTP 201 with something that is not JSON.');
+    expect(error.message).not.toContain('OK then');
+    const page = failureOf(() => parseJsonBody(200, '<html><title>Sign in</title><p>form</p></html>'));
+    expect(page.message).toContain('not JSON ("Sign in")');
+    expect(page.message).not.toContain('form');
   });
 
   it('returns the parsed value', () => {
@@ -148,13 +151,16 @@ describe('toReportPage: the paginator shapes', () => {
     expect(page).toMatchObject({ page: 1, perPage: 1, total: 0, lastPage: 1 });
   });
 
-  it('refuses a shape that is not a list, quoting what arrived', () => {
+  it('refuses a shape that is not a list, quoting what the reply said', () => {
     for (const body of [{ items: [] }, null, 'reports', { data: { id: 1 } }]) {
       const error = failureOf(() => toReportPage(body, REQUESTED, 200));
       expect(error.kind).toBe('bad_response');
       expect(error.message).toContain('data in an unexpected shape instead of a list of reports');
     }
-    expect(failureOf(() => toReportPage({ items: [7] }, REQUESTED, 200)).message).toContain('items');
+    // What the reply says about itself (its message) is quoted, never its data.
+    const said = failureOf(() => toReportPage({ message: 'Moved to v2', items: [7] }, REQUESTED, 200));
+    expect(said.message).toContain('("Moved to v2")');
+    expect(said.message).not.toContain('items');
   });
 
   it('names the position and the field of the first report it cannot read', () => {
@@ -167,7 +173,7 @@ describe('toReportPage: the paginator shapes', () => {
   it('calls an item that is not an object at all "report"', () => {
     const error = failureOf(() => toReportPage([42], REQUESTED, 200));
     expect(error.message).toContain('(item 1, field "report" is missing or invalid)');
-    expect(error.message).toContain('"42"');
+    expect(error.message).not.toContain('42');
   });
 });
 
