@@ -17,6 +17,7 @@ import { MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
 import { mulberry32, pick } from '../../electron/demo-service/random';
 import { DEMO_PROJECTS, generateReports } from '../../electron/demo-service/seed';
 import {
+  normalizeListQuery,
   PER_PAGE_VALUES,
   REPORT_RESULTS,
   SORT_BY_VALUES,
@@ -26,16 +27,7 @@ import {
 } from '../../shared/report';
 
 const FETCHED_AT = '2025-06-01T12:00:00.000Z';
-const BASE_QUERY: NormalizedListQuery = {
-  search: '',
-  search_by: 'url',
-  project: '',
-  result: null,
-  sort_by: 'id',
-  sort: 'desc',
-  per_page: 10,
-  page: 1,
-};
+const BASE_QUERY: NormalizedListQuery = normalizeListQuery();
 const SCOPE = 'main';
 const OTHER_SCOPE = 'other';
 

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ReportServiceClient, type ReportServiceClientOptions } from '../../electron/core/api/client';
 import { createLogger, memorySink, redact } from '../../electron/core/log';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
-import { AppFailure, type AppError } from '../../shared/errors';
+import { failureOf, rejectionOf as failure } from '../helpers/failures';
 
 const KEY = 'client-edges-key-Hh5Jj6Kk7';
 const REPORTS = '/api/v1/reports';
@@ -32,25 +32,6 @@ function client(overrides: Partial<ReportServiceClientOptions> = {}): ReportServ
     random: () => 0.5,
     ...overrides,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const thrown = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(thrown).toBeInstanceOf(AppFailure);
-  return (thrown as AppFailure).error;
-}
-
-function failureOf(work: () => unknown): AppError {
-  try {
-    work();
-  } catch (thrown) {
-    expect(thrown).toBeInstanceOf(AppFailure);
-    return (thrown as AppFailure).error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const count = (method: string, path: string) =>

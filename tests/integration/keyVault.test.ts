@@ -8,16 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { KeytarKeyStore, MemoryKeyStore, type KeyStore } from '../../electron/core/keys/keyStore';
 import { KeyVault } from '../../electron/core/keys/keyVault';
 import { redact } from '../../electron/core/log';
-import { AppFailure, appError, type AppError } from '../../shared/errors';
-
-async function failureOf(promise: Promise<unknown>): Promise<AppError> {
-  const thrown = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(thrown).toBeInstanceOf(AppFailure);
-  return (thrown as AppFailure).error;
-}
+import { AppFailure, appError } from '../../shared/errors';
+import { rejectionOf as failureOf } from '../helpers/failures';
 
 /** A keychain that is present but refuses every call, as a locked keyring does. */
 function lockedKeychain(): KeyStore {

@@ -6,20 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { KeytarKeyStore, MemoryKeyStore, type KeyStore } from '../../electron/core/keys/keyStore';
 import { KeyVault } from '../../electron/core/keys/keyVault';
 import { createLogger, memorySink } from '../../electron/core/log';
-import { AppFailure, type AppError } from '../../shared/errors';
+import type { AppError } from '../../shared/errors';
 import { skipWhen } from '../helpers/skip';
+import { rejectionOf as failureOf } from '../helpers/failures';
 
 const keychainRequired = process.env.REPORT_DESK_TEST_KEYCHAIN === 'required';
 const service = `ReportDesk-test-${randomUUID()}`;
-
-async function failureOf(promise: Promise<unknown>): Promise<AppError> {
-  const thrown = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(thrown).toBeInstanceOf(AppFailure);
-  return (thrown as AppFailure).error;
-}
 
 /** A keychain that is present but refuses every call, as a locked keyring does. */
 function unavailableKeychain(): KeyStore {

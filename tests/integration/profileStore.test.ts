@@ -22,8 +22,9 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { ProfileStore, profilesLockFile } from '../../electron/core/profiles/profileStore';
-import { AppFailure, type AppError } from '../../shared/errors';
+import type { AppError } from '../../shared/errors';
 import { skipWhen } from '../helpers/skip';
+import { failureOf } from '../helpers/failures';
 
 let dir: string;
 let file: string;
@@ -39,16 +40,6 @@ const input = (name: string) => ({
   allowInsecureHttp: false,
   demo: false,
 });
-
-function failureOf(run: () => unknown): AppError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppFailure);
-    return (error as AppFailure).error;
-  }
-  throw new Error('expected an AppFailure');
-}
 
 const asideFiles = () =>
   readdirSync(join(dir, 'data')).filter((name) => name.startsWith('profiles.json.corrupt-'));

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../../electron/core/log';
 import Database from 'better-sqlite3';
 import { ProfileStore, profilesLockFile } from '../../electron/core/profiles/profileStore';
-import { AppFailure, type AppError } from '../../shared/errors';
+import { failureOf } from '../helpers/failures';
 
 let dir: string;
 let file: string;
@@ -21,16 +21,6 @@ const input = (name: string) => ({
   allowInsecureHttp: false,
   demo: false,
 });
-
-function failureOf(run: () => unknown): AppError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppFailure);
-    return (error as AppFailure).error;
-  }
-  throw new Error('expected an AppFailure');
-}
 
 describe('ProfileStore', () => {
   it('persists profiles in creation order across instances, in the documented format', () => {

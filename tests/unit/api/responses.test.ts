@@ -6,20 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseJsonBody, toAccount, toReport, toReportPage } from '../../../electron/core/api/responses';
-import { AppFailure, type AppError } from '../../../shared/errors';
+import { failureOf } from '../../helpers/failures';
 
 const REQUESTED = { page: 4, perPage: 25 };
 const report = (id: number) => ({ id, url: `https://r${id}.example.org` });
-
-function failureOf(work: () => unknown): AppError {
-  try {
-    work();
-  } catch (thrown) {
-    expect(thrown).toBeInstanceOf(AppFailure);
-    return (thrown as AppFailure).error;
-  }
-  throw new Error('expected a bad_response');
-}
 
 describe('parseJsonBody', () => {
   it.each(['', '   \n\t'])('calls an empty or blank body (%j) empty, not "not JSON"', (body) => {

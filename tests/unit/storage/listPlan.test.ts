@@ -5,17 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { choosePlan, walkIndexFor } from '../../../electron/core/cache/listPlan';
-import type { NormalizedListQuery } from '../../../shared/model';
+import { normalizeListQuery, type NormalizedListQuery } from '../../../shared/model';
 
 const q = (change: Partial<NormalizedListQuery>): NormalizedListQuery => ({
-  search: '',
-  search_by: 'url',
-  project: '',
-  result: null,
-  sort_by: 'id',
-  sort: 'desc',
-  per_page: 10,
-  page: 1,
+  ...normalizeListQuery(),
   ...change,
 });
 const plain = (query: NormalizedListQuery, total: number) =>
