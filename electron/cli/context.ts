@@ -8,7 +8,7 @@ import { AppFailure, appError } from '../../shared/errors';
 import type { KeyStore } from '../core/keys/keyStore';
 import type { CoreServices } from '../core/services';
 import type { CommandSpec, OptionValues } from './args';
-import type { Connected } from './session';
+import type { Connected } from './connection';
 
 export const PROGRAM = 'report-desk';
 

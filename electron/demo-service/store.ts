@@ -12,8 +12,14 @@ import { AppFailure, appError } from '../../shared/errors';
 import { PRIVACY_VALUES, REPORT_RESULTS, type SortBy } from '../../shared/model';
 import { mixSeed } from './random';
 import { analyseUrl, generateReports, type StoredReport } from './seed';
-import type { DemoAccount } from './server';
 import type { CreateFields, ListParams, UpdateFields } from './validation';
+
+/** One account the service knows: its API key and what GET /account answers. */
+export interface DemoAccount {
+  apiKey: string;
+  /** The record GET /account answers; at least id, name and email. */
+  account: Record<string, unknown>;
+}
 
 /** The password of every seeded password-protected report (only its hash is kept). */
 const SEEDED_REPORT_PASSWORD = 'demo-password';
