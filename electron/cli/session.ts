@@ -172,7 +172,6 @@ export class CliSession {
         probeIntervalMs: 0,
         fixedConnection,
         offlineFallback: options['no-cache'] !== true,
-        demo: false,
         syncLeaseMs: leaseMs,
       });
       const { readableByOthers, mode } = services.dataDirAccess;

@@ -21,6 +21,7 @@ import { writeExportFile } from '../core/export/exportFile';
 import { createLogger, rotatingFileSink } from '../core/log';
 import { nativeModuleFailureMessage } from '../core/nativeModules';
 import { createCoreServices, type CoreServices } from '../core/services';
+import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../core/desktop/appProtocol';
 import { DEEP_LINK_SCHEME, findDeepLinkInArgv, parseDeepLink } from '../core/desktop/deepLink';
 import { routeMenuCommand, type MenuCommandId } from '../core/desktop/menuTemplate';
@@ -122,6 +123,7 @@ async function start(): Promise<void> {
     openExternal,
     saveExport,
     logger: logger.child('core'),
+    demoLauncher: inProcessDemoLauncher,
   });
   unbindContract = bindContract(ipcMain, services.handlers, {
     isTrustedSender,

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../core/log';
 import { createCoreServices } from '../core/services';
+import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { startPreviewServer } from './server';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,7 +44,7 @@ async function main(): Promise<number> {
   const dataDir = resolve(values['data-dir'] ?? join(repoRoot, '.tmp', 'preview-data'));
   const logger = createLogger('preview', (line) => console.error(line));
 
-  const core = await createCoreServices({ dataDir, logger });
+  const core = await createCoreServices({ dataDir, logger, demoLauncher: inProcessDemoLauncher });
   let server;
   try {
     server = await startPreviewServer({

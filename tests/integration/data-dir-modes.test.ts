@@ -54,7 +54,6 @@ describe.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Window
           keyStore: keychain.store,
           logger,
           probeIntervalMs: 0,
-          demo: false,
         });
         try {
           const added = await core.handlers['profiles:add']({
@@ -118,7 +117,6 @@ describe.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Window
           fileSink(line);
         }),
         probeIntervalMs: 0,
-        demo: false,
       });
       try {
         expect(modeOf(paths.cache)).toBe(0o600);

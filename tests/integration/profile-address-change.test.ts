@@ -42,7 +42,6 @@ beforeAll(async () => {
     dataDir,
     keyStore: testKeyStore().store,
     probeIntervalMs: 0,
-    demo: false,
   });
   const added = await invoke('profiles:add', { name: 'Work', baseUrl: service.baseUrl, apiKey: STORED_KEY });
   if (!added.ok) throw new Error(added.error.message);

@@ -124,7 +124,6 @@ async function openServices(): Promise<CoreServices> {
   const services = await createCoreServices({
     dataDir,
     keyStore: new KeytarKeyStore({ service: keychainService }),
-    demo: false,
     probeIntervalMs: 0,
   });
   open.push(services);
