@@ -17,6 +17,7 @@ import {
 } from 'electron';
 import { join, resolve } from 'node:path';
 import { toAppError } from '../../shared/errors';
+import { checkExternalUrl, EXTERNAL_URL_REFUSED } from '../../shared/externalUrl';
 import { writeExportFile } from '../core/export/exportFile';
 import { createLogger, rotatingFileSink } from '../core/log';
 import { nativeModuleFailureMessage } from '../core/nativeModules';
@@ -26,7 +27,6 @@ import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../core/deskto
 import { DEEP_LINK_SCHEME, findDeepLinkInArgv, parseDeepLink } from '../core/desktop/deepLink';
 import { routeMenuCommand, type MenuCommandId } from '../core/desktop/menuTemplate';
 import { registersDeepLinks, userDataOverride } from '../core/desktop/runMode';
-import { externalUrlToOpen } from '../core/desktop/navigation';
 import { notificationFor } from '../core/desktop/notifications';
 import { isPermissionGranted } from '../core/desktop/permissions';
 import { isTrustedInvokeEvent } from '../core/desktop/trust';
@@ -274,8 +274,9 @@ async function openFolder(folder: string): Promise<void> {
 }
 
 async function openExternal(url: string): Promise<void> {
-  const safe = externalUrlToOpen(url);
-  if (!safe) throw new Error('Only http(s) addresses are opened in the browser.');
+  const verdict = checkExternalUrl(url);
+  if (!verdict.ok) throw new Error(EXTERNAL_URL_REFUSED[verdict.reason]);
+  const safe = verdict.href;
   if (E2E) {
     openedExternally.push(safe);
     return;
