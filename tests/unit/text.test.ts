@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutControlCharacters } from '../../../electron/core/text';
+import { withoutControlCharacters } from '../../electron/core/text';
 
 describe('withoutControlCharacters', () => {
   it.each([
