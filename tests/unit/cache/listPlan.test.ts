@@ -1,6 +1,6 @@
 /**
  * The list planner's arithmetic (the SQL side is proven against the oracle in
- * tests/integration/cache-query-plan.test.ts): which end a page is read from, what is skipped
+ * tests/integration/cacheQueryPlan.test.ts): which end a page is read from, what is skipped
  * and taken then, and when the matches are collected instead of walked to.
  */
 import { describe, expect, it } from 'vitest';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import { normalizeListQuery } from '../../shared/report';
-import { generateReports } from '../fixtures/storage-reports';
+import { generateReports } from '../fixtures/generatedReports';
 
 const T1 = '2024-05-01T10:00:00.000Z';
 let dir: string;

@@ -44,7 +44,7 @@ it('finds nothing in electron/ that docs/SECURITY.md does not explain', async ()
     [
       '--import',
       'tsx',
-      join(import.meta.dirname, 'fixtures', 'electronegativity-scan.ts'),
+      join(import.meta.dirname, 'fixtures', 'electronegativityScan.ts'),
       join(repoRoot, 'electron'),
       electronVersion,
     ],

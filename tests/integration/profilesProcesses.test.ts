@@ -1,6 +1,6 @@
 /**
  * Profiles, keys and secrets when several ReportDesk processes share one data dir: real child
- * processes (the CLI, and tests/fixtures/profile-child.ts for the app side), a real SQLite
+ * processes (the CLI, and tests/fixtures/profileChild.ts for the app side), a real SQLite
  * file, the real gnome-keyring (these tests need scripts/with-keyring.sh) and the reference
  * service on 127.0.0.1. Each run uses its own keychain service name
  * (REPORT_DESK_KEYCHAIN_SERVICE), so its entries can be compared with profiles.json exactly.
@@ -78,9 +78,9 @@ function addProfile(name: string, key = KEY_A): Promise<CliRun> {
   return cli(['profiles', 'add', name, '--base-url', service.baseUrl], key);
 }
 
-/** The app side in its own process (see tests/fixtures/profile-child.ts). */
+/** The app side in its own process (see tests/fixtures/profileChild.ts). */
 function appChild(args: string[], stdin = ''): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/profile-child.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/profileChild.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env() },
   });

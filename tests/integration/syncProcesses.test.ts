@@ -24,7 +24,7 @@ import { startDemoService, type DemoService } from '../../electron/demo-service/
 import { spawnCliCaptured, type CliRun } from '../helpers/cli';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const APP_SYNC_CHILD = join(ROOT, 'tests/fixtures/gateway-sync-child.ts');
+const APP_SYNC_CHILD = join(ROOT, 'tests/fixtures/gatewaySyncChild.ts');
 const REPORTS = 400;
 /** Per request: a sync of 400 reports (5 pages) takes well over a second, so runs overlap. */
 const LATENCY_MS = 250;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 
-const WRITER = join(__dirname, '../fixtures/storage-writer.ts');
+const WRITER = join(__dirname, '../fixtures/cacheWriterChild.ts');
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'report-desk-concurrency-'));

@@ -17,7 +17,7 @@ import { ReportCache } from '../../electron/core/cache/reportCache';
 import { loadScopeSalt, saltedScope, SCOPE_SALT_FILE } from '../../electron/core/cache/scopeSalt';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { spawnCliCaptured } from '../helpers/cli';
-import { generateReports } from '../fixtures/storage-reports';
+import { generateReports } from '../fixtures/generatedReports';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WEAK_KEY = 'password1';

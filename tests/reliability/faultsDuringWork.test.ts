@@ -148,7 +148,7 @@ describe('kill -9 in the middle of a sync', () => {
       [
         '--import',
         'tsx',
-        join(import.meta.dirname, 'fixtures', 'sync-child.ts'),
+        join(import.meta.dirname, 'fixtures', 'killableCoreSyncChild.ts'),
         dataDir,
         running.baseUrl,
         running.apiKey,

@@ -199,7 +199,7 @@ describe('what goes into the package', () => {
       'electron/core/services.ts',
       'shared/contract.ts',
       'renderer/src/main.tsx',
-      'tests/unit/packaging/electron-builder.test.ts',
+      'tests/unit/packaging/electronBuilder.test.ts',
       'scripts/build-node.mjs',
       'bin/report-desk.mjs',
       'docs/architecture.md',
