@@ -1,19 +1,35 @@
-import { describe, expect, it } from 'vitest';
-import { idSortKey, projectOf, stripSecrets } from '../../../electron/core/cache/records';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectOf, stripSecrets } from '../../../electron/core/cache/records';
+import { ReportCache } from '../../../electron/core/cache/reportCache';
+import { normalizeListQuery } from '../../../shared/report';
+
+const T = '2024-05-01T10:00:00.000Z';
 import { keychainUnavailableMessage } from '../../../electron/core/keys/keyStore';
 
-describe('idSortKey', () => {
-  it('stores integer ids as numbers and other ids as text', () => {
-    expect(idSortKey('42')).toBe(42);
-    expect(idSortKey('123456789012345678')).toBe(123456789012345678n);
-    expect(idSortKey('abc-1')).toBe('abc-1');
-    expect(idSortKey('-5')).toBe('-5');
+describe('the order of report ids in the cache', () => {
+  // Behaviour, not the storage trick: a list sorted by id comes back as the service sorts it.
+  let dir: string;
+  let cache: ReportCache;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'reportdesk-id-order-'));
+    cache = ReportCache.open(join(dir, 'cache.sqlite'));
+  });
+  afterEach(() => {
+    cache.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('orders numeric ids numerically', () => {
-    const ids = ['10', '9', '100', '2'];
-    const sorted = [...ids].sort((a, b) => Number(idSortKey(a)) - Number(idSortKey(b)));
-    expect(sorted).toEqual(['2', '9', '10', '100']);
+  it('puts integer ids in numeric order (past 2^53 too), then the other ids as text', () => {
+    const ids = ['10', 'abc-1', '9', '123456789012345678', '100', '-5', '2', '123456789012345677'];
+    for (const id of ids) cache.putReport('p', { id, url: `https://r${id}.example` }, T);
+    const sorted = (sort: 'asc' | 'desc') =>
+      cache.query('p', normalizeListQuery({ sort_by: 'id', sort })).page.reports.map((r) => r.id);
+    const ascending = ['2', '9', '10', '100', '123456789012345677', '123456789012345678', '-5', 'abc-1'];
+    expect(sorted('asc')).toEqual(ascending);
+    expect(sorted('desc')).toEqual([...ascending].reverse());
   });
 });
 
