@@ -1,12 +1,10 @@
 /**
  * Builds the core from its parts for one data dir: profiles (JSON), keys (OS keychain via
  * keytar, or what the caller injects), the SQLite cache, the event hub and the gateway.
- * Used by the Electron main process, the browser preview and the tests; the CLI builds the
- * same parts with its own options.
+ * Used by the Electron main process, the browser preview, the CLI and the tests.
  */
 import { join } from 'node:path';
 import type { ContractHandlers } from '../../shared/contract';
-import { startDemoService, type DemoService } from '../demo-service/server';
 import { ReportCache } from './cache/reportCache';
 import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
@@ -30,8 +28,11 @@ export interface CoreServicesOptions {
   probeIntervalMs?: number;
   fixedConnection?: GatewayOptions['fixedConnection'];
   offlineFallback?: boolean;
-  /** Set false where no demo service may be started (the CLI). */
-  demo?: boolean;
+  /**
+   * Makes the embedded demo's launcher (its data in `dataFile`). The entry points that offer
+   * the demo pass it in, so the core imports no front end; without it there is no demo (the CLI).
+   */
+  demoLauncher?: (dataFile: string, logger: Logger) => DemoLauncher;
   syncLeaseMs?: GatewayOptions['syncLeaseMs'];
 }
 
@@ -54,36 +55,6 @@ export function dataPaths(dataDir: string) {
     cache: join(dataDir, 'cache.sqlite'),
     demoData: join(dataDir, 'demo-service.json'),
     logs: join(dataDir, 'logs'),
-  };
-}
-
-/** Runs the reference service in-process on 127.0.0.1, its data kept in the data dir. */
-function demoLauncher(dataFile: string, logger: Logger): DemoLauncher {
-  let running: Promise<DemoService> | null = null;
-  const start = async (preferredPort?: number): Promise<DemoService> => {
-    try {
-      return await startDemoService({ port: preferredPort ?? 0, dataFile });
-    } catch (thrown) {
-      if (!preferredPort) throw thrown;
-      // The old port is taken by something else: any free port will do.
-      return startDemoService({ port: 0, dataFile });
-    }
-  };
-  return {
-    async ensureRunning(preferredPort) {
-      running ??= start(preferredPort).catch((thrown) => {
-        running = null;
-        throw thrown;
-      });
-      const service = await running;
-      logger.info('demo service running', { baseUrl: service.baseUrl });
-      return { baseUrl: service.baseUrl, apiKey: service.apiKey };
-    },
-    async stop() {
-      const service = await running?.catch(() => null);
-      running = null;
-      await service?.stop();
-    },
   };
 }
 
@@ -119,7 +90,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     now: options.now,
     openExternal: options.openExternal,
     saveExport: options.saveExport,
-    demo: options.demo === false ? undefined : demoLauncher(paths.demoData, logger.child('demo')),
+    demo: options.demoLauncher?.(paths.demoData, logger.child('demo')),
     client: options.client,
     probeIntervalMs: options.probeIntervalMs,
     fixedConnection: options.fixedConnection,

@@ -86,7 +86,7 @@ describe('KeytarKeyStore when the keychain is unavailable', () => {
     async () => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', join(__dirname, '../fixtures/storage-keytar-child.ts'), service],
+        ['--import', 'tsx', join(__dirname, '../fixtures/keytarChild.ts'), service],
         {
           env: {
             ...process.env,

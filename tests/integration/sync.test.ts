@@ -9,7 +9,7 @@ import { ReportCache } from '../../electron/core/cache/reportCache';
 import type { SyncProgress } from '../../shared/contract';
 import { AppFailure } from '../../shared/errors';
 import { normalizeListQuery, type Report } from '../../shared/report';
-import { generateReports, pageOf } from '../fixtures/storage-reports';
+import { generateReports, pageOf } from '../fixtures/generatedReports';
 
 let dir: string;
 let cache: ReportCache;
@@ -154,7 +154,15 @@ describe('runFullSync', () => {
     const count = 1000;
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(__dirname, '../fixtures/sync-child.ts'), file, 'crash', String(count), '40'],
+      [
+        '--import',
+        'tsx',
+        join(__dirname, '../fixtures/killableCacheSyncChild.ts'),
+        file,
+        'crash',
+        String(count),
+        '40',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
