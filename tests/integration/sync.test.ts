@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SYNC_LEASE_MS, runFullSync } from '../../electron/core/cache/fullSync';
+import { DEFAULT_SYNC_LEASE_MS, runFullSync, SYNC_CONCURRENCY } from '../../electron/core/cache/fullSync';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import type { SyncProgress } from '../../shared/contract';
 import { AppFailure } from '../../shared/errors';
@@ -98,7 +98,10 @@ describe('runFullSync', () => {
     expect(error).toBeInstanceOf(AppFailure);
     expect((error as AppFailure).error.kind).toBe('cancelled');
     expect(phases.at(-1)).toBe('cancelled');
-    expect(cache.status('p')).toMatchObject({ reportCount: 200, lastFullSyncAt: null });
+    // Pages 2 and 3 were asked together after page 1; the cancel (while asking page 3) came
+    // before page 2 was written, and no later page was asked.
+    expect(fetchedPages).toEqual([1, 2, 3]);
+    expect(cache.status('p')).toMatchObject({ reportCount: 100, lastFullSyncAt: null });
 
     const resumedPages: number[] = [];
     const summary = await runFullSync({
@@ -109,7 +112,7 @@ describe('runFullSync', () => {
         return pageOf(reports, page);
       },
     });
-    expect(resumedPages).toEqual([3, 4, 5]);
+    expect(resumedPages).toEqual([2, 3, 4, 5]);
     expect(summary).toMatchObject({ fetched: 500, pages: 5, removed: 0 });
     expect(cache.status('p').reportCount).toBe(500);
   });
@@ -284,7 +287,7 @@ describe('runFullSync', () => {
       expect(cache.getReport('p', '9999')).not.toBeNull();
     });
 
-    it('stops a service that ignores the page after two requests, pruning nothing', async () => {
+    it('stops a service that ignores the page within a few requests, pruning nothing', async () => {
       const reports = generateReports(500);
       cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
       const asked: number[] = [];
@@ -293,7 +296,8 @@ describe('runFullSync', () => {
         scope: 'p',
         fetchPage: async (page) => (asked.push(page), { ...pageOf(reports, 1), page }),
       });
-      expect(asked).toEqual([1, 2]);
+      // Page 1 alone, then the pages asked together: page 2, handed over first, ends the walk.
+      expect(asked).toEqual([1, 2, 3, 4, 5].slice(0, 1 + SYNC_CONCURRENCY));
       expect(summary).toMatchObject({
         fetched: 100,
         pages: 1,
