@@ -17,6 +17,7 @@ import { startDemoService, type DemoService } from '../../electron/demo-service/
 import type { SyncProgress } from '../../shared/contract';
 import { AppFailure } from '../../shared/errors';
 import { normalizeListQuery } from '../../shared/report';
+import { tempCore } from '../reliability/helpers';
 
 interface ProxiedRequest {
   page: number;
@@ -103,17 +104,46 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The app's own per-page request: 100 per page, id ascending; one attempt, so a 429 reaches the sync. */
+/** The gateway's per-page request: 100 per page, id ascending, a 429 handed to the sync. */
 function pageFetcher() {
   const client = new ReportServiceClient({
     baseUrl: proxy.baseUrl,
     apiKey: service.apiKey,
     allowInsecureHttp: true,
-    retry: { maxAttempts: 1 },
+    retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 10_000 },
   });
   return (page: number, signal: AbortSignal) =>
-    client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal });
+    client.listReports(
+      { per_page: 100, sort_by: 'id', sort: 'asc', page },
+      { signal, retryRateLimited: false },
+    );
 }
+
+/** Checks the proxy's log around the one 429: after it, one at a time and not before Retry-After. */
+function expectPacedAfterRateLimit(retryAfterMs: number): void {
+  const limited = proxy.log.filter((r) => r.status === 429);
+  expect(limited).toHaveLength(1);
+  const [refused] = limited;
+  const after = proxy.log.filter((r) => r.start >= refused.end);
+  // The refused page was asked again, and everything after it came one at a time…
+  expect(after.map((r) => r.page)).toContain(refused.page);
+  expect(after.length).toBeGreaterThan(5);
+  expect(after.every((r) => r.inFlightAtStart === 1)).toBe(true);
+  // …none sooner than the wait the service asked for (a lower bound, never a deadline; a few
+  // ms of slack for the wall clock against the timers' monotonic one).
+  expect(Math.min(...after.map((r) => r.start - refused.end))).toBeGreaterThanOrEqual(retryAfterMs - 15);
+  // Before the 429 the sync did ask several at a time.
+  const before = proxy.log.filter((r) => r.start < refused.end);
+  expect(Math.max(...before.map((r) => r.inFlightAtStart))).toBeGreaterThan(1);
+}
+
+const RATE_LIMIT_ONCE = {
+  method: 'GET',
+  path: '/api/v1/reports',
+  status: 429,
+  headers: { 'Retry-After': '1' },
+  times: 1,
+};
 
 function cachedIds(scope: string): string[] {
   const ids: string[] = [];
@@ -172,32 +202,42 @@ describe('full sync over a real network', () => {
         // Once page 1 is written, the next request to reach the service is refused once.
         if (p.phase !== 'fetching' || armed) return;
         armed = true;
-        service.faults.add({
-          method: 'GET',
-          path: '/api/v1/reports',
-          status: 429,
-          headers: { 'Retry-After': '1' },
-          times: 1,
-        });
+        service.faults.add(RATE_LIMIT_ONCE);
       },
     });
     expect(summary).toMatchObject({ fetched: 1_500, pages: 15, pruned: true, reason: null });
-    const limited = proxy.log.filter((r) => r.status === 429);
-    expect(limited).toHaveLength(1);
-    const [refused] = limited;
-    const after = proxy.log.filter((r) => r.start >= refused.end);
-    // The refused page was asked again, and everything after it came one at a time…
-    expect(after.map((r) => r.page)).toContain(refused.page);
-    expect(after.length).toBeGreaterThan(5);
-    expect(after.every((r) => r.inFlightAtStart === 1)).toBe(true);
-    // …none sooner than the second the service asked for (a lower bound, never a deadline;
-    // a few ms of slack for the wall clock against the timers' monotonic one).
-    expect(Math.min(...after.map((r) => r.start - refused.end))).toBeGreaterThanOrEqual(1_000 - 15);
-    // Before the 429 the sync did ask several at a time.
-    expect(
-      Math.max(...proxy.log.filter((r) => r.start < refused.end).map((r) => r.inFlightAtStart)),
-    ).toBeGreaterThan(1);
+    expectPacedAfterRateLimit(1_000);
     expect(cachedIds('p')).toEqual(await serviceIds());
+  });
+
+  it("through the gateway's cache:sync too: its client hands the 429 to the sync instead of retrying it", async () => {
+    service.seedReports(1_500);
+    service.faults.setLatency(20);
+    const app = await tempCore('sync-net', {
+      client: { timeoutMs: 5_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 10_000 } },
+    });
+    try {
+      await app.core.handlers['profiles:add']({
+        name: 'Net',
+        baseUrl: proxy.baseUrl,
+        apiKey: service.apiKey,
+        allowInsecureHttp: false,
+        sessionOnly: false,
+      });
+      const start = proxy.log.length;
+      let armed = false;
+      app.core.events.subscribe((event, payload) => {
+        if (event !== 'sync:progress' || armed || (payload as SyncProgress).phase !== 'fetching') return;
+        armed = true;
+        service.faults.add(RATE_LIMIT_ONCE);
+      });
+      const summary = await app.core.handlers['cache:sync'](undefined);
+      expect(summary).toMatchObject({ fetched: 1_500, pruned: true });
+      proxy.log.splice(0, start);
+      expectPacedAfterRateLimit(1_000);
+    } finally {
+      await app.close();
+    }
   });
 
   it("a Retry-After beyond a minute ends the sync with the service's sentence, keeping the pages written", async () => {
