@@ -10,7 +10,8 @@
  * Over a real network the walk may keep a few requests in flight (`concurrency`, 1 by
  * default), but pages are still handed to `onPage` strictly in page order: a page that arrives
  * early waits for the ones before it, so whatever `onPage` records as progress never skips a
- * gap. The first page is always asked alone (it tells the total and the page size that bound
+ * gap. A few more pages than requests are asked ahead (PAGES_AHEAD_PER_REQUEST), so one slow
+ * page does not idle the other requests. The first page is always asked alone (it tells the total and the page size that bound
  * the rest), and pages beyond the announced last page are never asked ahead. A failure that
  * `retry` says is a rate limit drops the walk to one request at a time for the rest of it, and
  * no request starts before the wait it asked for is over.
@@ -19,6 +20,13 @@ import type { Report, ReportPage } from './report';
 
 /** 5,000 pages of 100: half a million reports, far above any account the app is made for. */
 export const MAX_PAGES_PER_WALK = 5_000;
+
+/**
+ * Pages asked ahead of the one to hand over next, per request in flight: a page that is slow
+ * to come does not idle the other requests, and at most this many × `concurrency` pages wait
+ * in memory.
+ */
+export const PAGES_AHEAD_PER_REQUEST = 2;
 
 export type PageWalkStop = 'end' | 'paging_ignored' | 'page_limit';
 
@@ -139,7 +147,8 @@ export async function followPages<P extends ReportPage>(
   const maxPages = options.maxPages ?? MAX_PAGES_PER_WALK;
   const walk = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, walk.signal]) : walk.signal;
-  const slots = new RequestSlots(Math.max(1, Math.floor(options.concurrency ?? 1)), signal);
+  const initialLimit = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const slots = new RequestSlots(initialLimit, signal);
   const seen = new Set<string>();
   let total = options.knownTotal ?? null;
   let perPage: number | null = null;
@@ -195,7 +204,10 @@ export async function followPages<P extends ReportPage>(
 
   try {
     for (;;) {
-      const window = firstHandled ? slots.limit : 1;
+      // Pages asked (in flight, waiting for a request slot, or arrived early): `slots` keeps
+      // the requests in flight to its limit; this keeps the pages held in memory bounded.
+      // One at a time stays strictly one page after another (the export, `list --all`).
+      const window = !firstHandled ? 1 : initialLimit === 1 ? 1 : PAGES_AHEAD_PER_REQUEST * initialLimit;
       while (pending.size < window && mayAsk(nextToAsk)) {
         const asked = ask(nextToAsk);
         // A page asked ahead may fail after the walk has ended; that failure is nobody's.
