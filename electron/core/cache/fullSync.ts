@@ -167,7 +167,9 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
       signal: runSignal,
       fetchPage: async (n, walkSignal) => {
         throwIfStopped(runSignal);
-        const result = await fetchPage(n, AbortSignal.any([runSignal, walkSignal]));
+        // walkSignal aborts with runSignal too (passed as the walk's signal), and when the walk
+        // no longer needs this page.
+        const result = await fetchPage(n, walkSignal);
         throwIfStopped(runSignal);
         return result;
       },
