@@ -725,7 +725,10 @@ export class Gateway {
         fetchPage: (page, signal) =>
           page === 1
             ? firstPage(signal)
-            : client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal }),
+            : client.listReports(
+                { per_page: 100, sort_by: 'id', sort: 'asc', page },
+                { signal, retryRateLimited: false },
+              ),
         onProgress: (progress) =>
           this.options.events.emit('sync:progress', { ...progress, profileId: connection.scope }),
       });
