@@ -31,7 +31,7 @@ function client(overrides: Partial<ReportServiceClientOptions> = {}): ReportServ
       sleeps.push(ms);
     },
     random: () => 0.5,
-    // Node's fetch, or (client-electron-net.test.ts) a fetch that behaves like Electron's net.fetch.
+    // Node's fetch, or (clientElectronNet.test.ts) a fetch that behaves like Electron's net.fetch.
     fetch: transportFetch(clientSuiteTransport.name),
     ...overrides,
   });
