@@ -1,9 +1,13 @@
 // ESLint flat config. Besides the usual rules it enforces the environment layering
 // (as VS Code does with common / node / electron-main / browser):
 //   shared/          runs anywhere: no Node, no DOM, no Electron, no React
-//   electron/core/   plain Node: never imports `electron`
+//   electron/core/   plain Node: never imports `electron`, nor a front end (the CLI, the preview,
+//                    the demo service, main/, preload/): the entry points pass those parts in
 //   electron/**      only the glue folders (main/, preload/) import `electron`
-//   renderer/        browser only: no Node built-ins, no Electron, no core code
+//   renderer/        browser only: no Node built-ins, no Electron, no core code, and the
+//                    zod-bearing shared modules (contract, report) as types only
+// No import cycles anywhere: tests/unit/layers.test.ts walks the import graph, and lints each
+// fixture in tests/lint-fixtures/ to show every rule above fails on a deliberate violation.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -18,9 +22,34 @@ const noElectron = {
   group: ['electron'],
   message: 'Only electron/main and electron/preload import electron.',
 };
+const noFrontEnds = {
+  regex: '^(\\.\\./)+(cli|preview|demo-service|main|preload)(/|$)',
+  message:
+    'electron/core serves every front end and imports none: take the part as an option (as services.ts takes demoLauncher).',
+};
+// The renderer ships without zod: the contract's and report's schemas stay in the core.
+const zodBearingShared = {
+  regex: '(^|/)shared/(contract|report)$',
+  allowTypeImports: true,
+  message:
+    'The renderer imports shared/contract and shared/report as types only (import type): they carry zod.',
+};
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'release/',
+      'test-results/',
+      'playwright-report/',
+      'coverage/',
+      // StrykerJS's sandbox copy of the project and its reports (npm run mutation).
+      '.stryker-tmp/',
+      'reports/',
+      'tests/lint-fixtures/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -54,6 +83,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noElectron] }] },
   },
   {
+    files: ['electron/core/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noElectron, noFrontEnds] }] },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}', 'tests/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
@@ -72,6 +105,7 @@ export default tseslint.config(
           ],
         },
       ],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [zodBearingShared] }],
     },
   },
 );

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { Channel, EventName } from './channels';
-import type { AppError, Result } from './errors';
+import { fieldErrorsFrom, type AppError, type Result } from './errors';
 import {
   API_KEY_REQUIRED,
   BASE_URL_REQUIRED,
@@ -359,11 +359,7 @@ export type ContractHandlers = {
 export function parseChannelInput<C extends Channel>(name: C, input: unknown): Result<ChannelParsedInput<C>> {
   const parsed = CHANNELS[name].input.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data as ChannelParsedInput<C> };
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '_';
-    (fieldErrors[key] ??= []).push(issue.message);
-  }
+  const fieldErrors = fieldErrorsFrom(parsed.error.issues);
   return {
     ok: false,
     error: {

@@ -131,3 +131,26 @@ export function describeFieldErrors(fieldErrors: Record<string, string[]> | unde
     .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
     .join('\n');
 }
+
+/** What `fieldErrorsFrom` needs of a zod issue (structural, so this module stays zod-free). */
+export interface SchemaIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/** A field's key by default: its dotted path, or "_" for the input as a whole. */
+export const dottedPath = (path: readonly PropertyKey[]): string =>
+  path.length > 0 ? path.map(String).join('.') : '_';
+
+/**
+ * Schema issues (zod's `error.issues`) as a field map: each field's messages in order.
+ * `keyFor` names the field as the asker knows it (the CLI names its options).
+ */
+export function fieldErrorsFrom(
+  issues: readonly SchemaIssue[],
+  keyFor: (path: readonly PropertyKey[]) => string = dottedPath,
+): Record<string, string[]> {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of issues) (fieldErrors[keyFor(issue.path)] ??= []).push(issue.message);
+  return fieldErrors;
+}

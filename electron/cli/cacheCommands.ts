@@ -6,7 +6,7 @@ import type { SyncProgress } from '../../shared/contract';
 import { UsageError } from './args';
 import type { CliCommand } from './context';
 import { cacheStatusText, display, syncProgressLine, syncSummaryText, toJson } from './format';
-import type { ConnectionTarget } from './session';
+import type { ConnectionTarget } from './connection';
 
 function whose(target: ConnectionTarget): string {
   return target.kind === 'profile'

@@ -4,11 +4,11 @@
  * in through `CliIo`, so tests run `runCli` in-process exactly as main.ts does.
  */
 import type { z } from 'zod';
-import { AppFailure, appError } from '../../shared/errors';
+import { AppFailure, appError, fieldErrorsFrom } from '../../shared/errors';
 import type { KeyStore } from '../core/keys/keyStore';
 import type { CoreServices } from '../core/services';
 import type { CommandSpec, OptionValues } from './args';
-import type { Connected } from './session';
+import type { Connected } from './connection';
 
 export const PROGRAM = 'report-desk';
 
@@ -62,11 +62,10 @@ export function validated<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? 'input');
-    (fieldErrors[optionFor[field] ?? field] ??= []).push(issue.message);
-  }
+  const fieldErrors = fieldErrorsFrom(parsed.error.issues, (path) => {
+    const field = String(path[0] ?? 'input');
+    return optionFor[field] ?? field;
+  });
   const message = parsed.error.issues[0]?.message ?? 'The input is not valid.';
   throw new AppFailure(appError('invalid_input', message, { fieldErrors }));
 }

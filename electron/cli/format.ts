@@ -5,6 +5,7 @@
  */
 import type { CacheStatus, ProfilesState, Sourced, SyncProgress, SyncSummary } from '../../shared/contract';
 import type { AppError } from '../../shared/errors';
+import { formatBytes, timeAgo } from '../../shared/format';
 import { PRIVACY_LABELS, type PrivacyValue, type Report, type ReportPage } from '../../shared/report';
 import { withoutControlCharacters } from '../core/text';
 
@@ -37,26 +38,9 @@ export function recordJson(record: unknown, origin: Sourced): string {
   return toJson({ data: record, source: 'cache', cached_at: origin.fetchedAt });
 }
 
-/** "3 minutes ago", "2 days ago", "less than a minute ago". */
-export function ageText(isoTime: string, now: Date): string {
-  const seconds = (now.getTime() - Date.parse(isoTime)) / 1000;
-  if (!Number.isFinite(seconds)) return 'at an unknown time';
-  if (seconds < 60) return 'less than a minute ago';
-  const units: [number, string][] = [
-    [86_400, 'day'],
-    [3_600, 'hour'],
-    [60, 'minute'],
-  ];
-  for (const [size, unit] of units) {
-    const count = Math.floor(seconds / size);
-    if (count >= 1) return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
-  }
-  return 'less than a minute ago';
-}
-
 /** The stderr line for an answer from the cache; `what` is e.g. "reports" or "report 42 as". */
 export function offlineNote(what: string, cachedAt: string, now: Date): string {
-  return `Offline: showing ${what} cached ${ageText(cachedAt, now)} (the Report Service could not be reached).\n`;
+  return `Offline: showing ${what} cached ${timeAgo(cachedAt, now)} (the Report Service could not be reached).\n`;
 }
 
 export function terminalSafe(text: string): string {
@@ -123,30 +107,18 @@ export function profileTable(state: ProfilesState, program: string): string {
   return table(['', 'NAME', 'BASE URL', 'KEY', 'STORAGE'], rows);
 }
 
-/** 1536 → "1.5 KB". */
-export function byteSize(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
 /** `cache status` for people; `whose` names the profile or the environment's connection. */
 export function cacheStatusText(status: CacheStatus, whose: string, now: Date): string {
   const lastSync =
     status.lastFullSyncAt === null
       ? 'never'
-      : `${ageText(status.lastFullSyncAt, now)} (${display(status.lastFullSyncAt)})`;
+      : `${timeAgo(status.lastFullSyncAt, now)} (${display(status.lastFullSyncAt)})`;
   return (
     `Offline cache of ${whose}:\n` +
     recordText({
       'reports cached': status.reportCount,
       'last full sync': lastSync,
-      'file size': `${byteSize(status.sizeBytes)} (the whole cache file, every profile)`,
+      'file size': `${formatBytes(status.sizeBytes)} (the whole cache file, every profile)`,
     })
   );
 }

@@ -7,16 +7,15 @@
  * base URL and key, by a hash, without storing the key). Otherwise a profile: --profile NAME,
  * else the active one; an explicit --profile wins over the environment's key.
  */
-import type { ContractHandlers } from '../../shared/contract';
 import { AppFailure, appError } from '../../shared/errors';
 import { normalizeBaseUrl } from '../core/api/baseUrl';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
-import type { EventHub } from '../core/events';
 import { KeytarKeyStore } from '../core/keys/keyStore';
 import { createLogger, registerSecret } from '../core/log';
 import type { StoredProfile } from '../core/profiles/profileStore';
 import { createCoreServices, type CoreServices, type CoreServicesOptions } from '../core/services';
 import { UsageError, type OptionValues } from './args';
+import type { Connected, ConnectionTarget } from './connection';
 import { PROGRAM, text, type CliIo } from './context';
 import { resolveDataDir } from './dataDir';
 
@@ -34,15 +33,6 @@ export const SYNC_LEASE_ENV = 'REPORT_DESK_SYNC_LEASE_MS';
 function isSqliteError(thrown: unknown): boolean {
   const code = (thrown as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_');
-}
-
-export type ConnectionTarget =
-  { kind: 'profile'; profile: StoredProfile } | { kind: 'environment'; baseUrl: string };
-
-export interface Connected {
-  handlers: ContractHandlers;
-  events: EventHub;
-  target: ConnectionTarget;
 }
 
 function timeoutMs(options: OptionValues): number | undefined {
@@ -158,7 +148,6 @@ export class CliSession {
         probeIntervalMs: 0,
         fixedConnection,
         offlineFallback: options['no-cache'] !== true,
-        demo: false,
         syncLeaseMs: leaseMs,
       });
       const { readableByOthers, mode } = services.dataDirAccess;

@@ -3,12 +3,10 @@
  * keytar, or what the caller injects), the SQLite cache, the event hub, the gateway's services
  * (connection, online/offline policy, profiles, reports, cache views, sync, export, links) and
  * the gateway's handler table over them.
- * Used by the Electron main process, the browser preview and the tests; the CLI builds the
- * same parts with its own options.
+ * Used by the Electron main process, the browser preview, the CLI and the tests.
  */
 import { join } from 'node:path';
 import type { ContractHandlers } from '../../shared/contract';
-import { startDemoService, type DemoService } from '../demo-service/server';
 import { ReportCache } from './cache/reportCache';
 import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
@@ -45,8 +43,11 @@ export interface CoreServicesOptions {
   fixedConnection?: Omit<Connection, 'scope'>;
   /** Answer reads from the cache when the service cannot be reached (default true; the CLI's --no-cache turns it off). */
   offlineFallback?: boolean;
-  /** Set false where no demo service may be started (the CLI). */
-  demo?: boolean;
+  /**
+   * Makes the embedded demo's launcher (its data in `dataFile`). The entry points that offer
+   * the demo pass it in, so the core imports no front end; without it there is no demo (the CLI).
+   */
+  demoLauncher?: (dataFile: string, logger: Logger) => DemoLauncher;
   /** How long a full sync's cross-process claim lasts unrenewed (default 20 s; tests shorten it). */
   syncLeaseMs?: number;
 }
@@ -75,36 +76,6 @@ export function dataPaths(dataDir: string) {
   };
 }
 
-/** Runs the reference service in-process on 127.0.0.1, its data kept in the data dir. */
-function demoLauncher(dataFile: string, logger: Logger): DemoLauncher {
-  let running: Promise<DemoService> | null = null;
-  const start = async (preferredPort?: number): Promise<DemoService> => {
-    try {
-      return await startDemoService({ port: preferredPort ?? 0, dataFile });
-    } catch (thrown) {
-      if (!preferredPort) throw thrown;
-      // The old port is taken by something else: any free port will do.
-      return startDemoService({ port: 0, dataFile });
-    }
-  };
-  return {
-    async ensureRunning(preferredPort) {
-      running ??= start(preferredPort).catch((thrown) => {
-        running = null;
-        throw thrown;
-      });
-      const service = await running;
-      logger.info('demo service running', { baseUrl: service.baseUrl });
-      return { baseUrl: service.baseUrl, apiKey: service.apiKey };
-    },
-    async stop() {
-      const service = await running?.catch(() => null);
-      running = null;
-      await service?.stop();
-    },
-  };
-}
-
 export async function createCoreServices(options: CoreServicesOptions): Promise<CoreServices> {
   const dataDirAccess = preparePrivateDir(options.dataDir);
   const paths = dataPaths(options.dataDir);
@@ -128,7 +99,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   profiles.watch();
   const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore({ logger }));
   const now = options.now ?? (() => new Date());
-  const demo = options.demo === false ? undefined : demoLauncher(paths.demoData, logger.child('demo'));
+  const demo = options.demoLauncher?.(paths.demoData, logger.child('demo'));
   const connections = new Connections({
     profiles,
     keys,

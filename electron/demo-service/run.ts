@@ -3,6 +3,7 @@
  * The port also comes from the PORT environment variable; the default is 8787.
  */
 import { toAppError } from '../../shared/errors';
+import { EntryUsageError, parseEntryArgs, parsePort } from '../core/entryArgs';
 import { DEMO_API_KEY, startDemoService } from './server';
 
 const DEFAULT_PORT = 8787;
@@ -13,25 +14,14 @@ function usageError(text: string): never {
 }
 
 function parseArguments(argv: string[]): { port: number; dataFile?: string } {
-  let portText = process.env.PORT;
-  let dataFile: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const argument = argv[i];
-    const [name, inlineValue] = argument.startsWith('--') ? argument.split(/=(.*)/s, 2) : [argument];
-    const value = () => {
-      const next = inlineValue ?? argv[++i];
-      if (next === undefined || next === '') usageError(`${name} needs a value.`);
-      return next;
-    };
-    if (name === '--port') portText = value();
-    else if (name === '--data-file') dataFile = value();
-    else usageError(`Unknown option "${argument}".`);
+  try {
+    const values = parseEntryArgs(argv, { port: { type: 'string' }, 'data-file': { type: 'string' } });
+    // The port also comes from the PORT environment variable; an option wins.
+    return { port: parsePort(values.port ?? process.env.PORT, DEFAULT_PORT), dataFile: values['data-file'] };
+  } catch (thrown) {
+    if (thrown instanceof EntryUsageError) usageError(thrown.message);
+    throw thrown;
   }
-  if (portText === undefined || portText === '') return { port: DEFAULT_PORT, dataFile };
-  const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
-  if (!(port >= 0 && port <= 65535))
-    usageError(`The port must be a number from 0 to 65535, not "${portText}".`);
-  return { port, dataFile };
 }
 
 async function main(): Promise<void> {

@@ -12,7 +12,7 @@ import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse }
 import type { Socket } from 'node:net';
 import { AppFailure, appError } from '../../shared/errors';
 import { paginate } from './paginator';
-import { ReportStore, type AccountData } from './store';
+import { ReportStore, type AccountData, type DemoAccount } from './store';
 import type { StoredReport } from './seed';
 import {
   bagFromSearchParams,
@@ -25,11 +25,7 @@ import {
   type ListParams,
 } from './validation';
 
-export interface DemoAccount {
-  apiKey: string;
-  /** The record GET /account answers; at least id, name and email. */
-  account: Record<string, unknown>;
-}
+export type { DemoAccount } from './store';
 
 export interface FaultRule {
   /** 'GET' | 'POST' | …; any method when omitted. */

@@ -5,15 +5,22 @@
  * only as salted scrypt hashes, never in clear.
  */
 import { randomBytes, scryptSync } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { AppFailure, appError } from '../../shared/errors';
+import { writeFileAtomic } from '../core/atomicWrite';
 import { PRIVACY_VALUES, REPORT_RESULTS, type SortBy } from '../../shared/model';
 import { mixSeed } from './random';
 import { analyseUrl, generateReports, type StoredReport } from './seed';
-import type { DemoAccount } from './server';
 import type { CreateFields, ListParams, UpdateFields } from './validation';
+
+/** One account the service knows: its API key and what GET /account answers. */
+export interface DemoAccount {
+  apiKey: string;
+  /** The record GET /account answers; at least id, name and email. */
+  account: Record<string, unknown>;
+}
 
 /** The password of every seeded password-protected report (only its hash is kept). */
 const SEEDED_REPORT_PASSWORD = 'demo-password';
@@ -275,10 +282,8 @@ export class ReportStore {
     }
     const content: DataFile = { format: FILE_FORMAT, version: 1, next_id: this.nextId, accounts };
     mkdirSync(dirname(file), { recursive: true });
-    // Write then rename: a crash mid-write leaves the previous file intact.
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(content), { mode: 0o600 });
-    renameSync(temporary, file);
+    // A crash mid-write leaves the previous file intact.
+    writeFileAtomic(file, JSON.stringify(content));
   }
 }
 

@@ -17,15 +17,16 @@ import {
 } from 'electron';
 import { join, resolve } from 'node:path';
 import { toAppError } from '../../shared/errors';
+import { checkExternalUrl, EXTERNAL_URL_REFUSED } from '../../shared/externalUrl';
 import { writeExportFile } from '../core/export/exportFile';
 import { createLogger, rotatingFileSink } from '../core/log';
 import { nativeModuleFailureMessage } from '../core/nativeModules';
 import { createCoreServices, type CoreServices } from '../core/services';
+import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../core/desktop/appProtocol';
 import { DEEP_LINK_SCHEME, findDeepLinkInArgv, parseDeepLink } from '../core/desktop/deepLink';
 import { routeMenuCommand, type MenuCommandId } from '../core/desktop/menuTemplate';
 import { registersDeepLinks, userDataOverride } from '../core/desktop/runMode';
-import { externalUrlToOpen } from '../core/desktop/navigation';
 import { notificationFor } from '../core/desktop/notifications';
 import { isPermissionGranted } from '../core/desktop/permissions';
 import { isTrustedInvokeEvent } from '../core/desktop/trust';
@@ -122,6 +123,7 @@ async function start(): Promise<void> {
     openExternal,
     saveExport,
     logger: logger.child('core'),
+    demoLauncher: inProcessDemoLauncher,
   });
   unbindContract = bindContract(ipcMain, services.handlers, {
     isTrustedSender,
@@ -272,8 +274,9 @@ async function openFolder(folder: string): Promise<void> {
 }
 
 async function openExternal(url: string): Promise<void> {
-  const safe = externalUrlToOpen(url);
-  if (!safe) throw new Error('Only http(s) addresses are opened in the browser.');
+  const verdict = checkExternalUrl(url);
+  if (!verdict.ok) throw new Error(EXTERNAL_URL_REFUSED[verdict.reason]);
+  const safe = verdict.href;
   if (E2E) {
     openedExternally.push(safe);
     return;

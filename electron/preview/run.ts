@@ -9,9 +9,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { EntryUsageError, parseEntryArgs, parsePort } from '../core/entryArgs';
 import { createLogger } from '../core/log';
 import { createCoreServices } from '../core/services';
+import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { startPreviewServer } from './server';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,19 +20,17 @@ const rendererDir = join(repoRoot, 'dist', 'renderer');
 
 async function main(): Promise<number> {
   let values: { 'data-dir'?: string; port?: string };
+  let port: number;
   try {
-    ({ values } = parseArgs({
-      options: { 'data-dir': { type: 'string' }, port: { type: 'string' } },
-      strict: true,
-    }));
+    values = parseEntryArgs(process.argv.slice(2), {
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+    });
+    port = parsePort(values.port, 0);
   } catch (thrown) {
-    console.error(`${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    if (!(thrown instanceof EntryUsageError)) throw thrown;
+    console.error(thrown.message);
     console.error('Usage: tsx electron/preview/run.ts [--data-dir DIR] [--port N]');
-    return 2;
-  }
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
     return 2;
   }
   if (!existsSync(join(rendererDir, 'index.html'))) {
@@ -43,7 +42,7 @@ async function main(): Promise<number> {
   const dataDir = resolve(values['data-dir'] ?? join(repoRoot, '.tmp', 'preview-data'));
   const logger = createLogger('preview', (line) => console.error(line));
 
-  const core = await createCoreServices({ dataDir, logger });
+  const core = await createCoreServices({ dataDir, logger, demoLauncher: inProcessDemoLauncher });
   let server;
   try {
     server = await startPreviewServer({

@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isLoopbackHost } from '../core/api/baseUrl';
+import { isLoopbackHost } from '../../shared/baseUrl';
 import { contentTypeFor, isInside, realFileInside, securityHeaders } from '../core/desktop/appProtocol';
 import type { ContractHandlers, EventName, EventPayloads } from '../../shared/contract';
 import { appError, fail, type Result } from '../../shared/errors';

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { createCoreServices, type CoreServices } from '../../electron/core/services';
+import { inProcessDemoLauncher } from '../../electron/demo-service/launcher';
 import { startDemoService, type DemoAccount, type DemoService } from '../../electron/demo-service/server';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
 
@@ -44,7 +45,11 @@ export async function startStack(): Promise<Stack> {
   let service = await startDemoService(serviceOptions);
   const port = Number(new URL(service.baseUrl).port);
   // A short probe interval so that coming back online is noticed within the test's patience.
-  const core = await createCoreServices({ dataDir: join(dataDir, 'app'), probeIntervalMs: 1_000 });
+  const core = await createCoreServices({
+    dataDir: join(dataDir, 'app'),
+    probeIntervalMs: 1_000,
+    demoLauncher: inProcessDemoLauncher,
+  });
   const preview = await startPreviewServer({ handlers: core.handlers, events: core.events, rendererDir });
   let running = true;
   const stack: Stack = {

@@ -36,5 +36,5 @@ export function transportFetch(name: TransportName): typeof fetch {
     : (input, init) => fetch(input, init);
 }
 
-/** Which transport the client suite runs over; set by tests/integration/client-electron-net.test.ts. */
+/** Which transport the client suite runs over; set by tests/integration/clientElectronNet.test.ts. */
 export const clientSuiteTransport: { name: TransportName } = { name: 'node' };

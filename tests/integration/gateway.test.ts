@@ -12,6 +12,7 @@ import type { ContractHandlers, EventName, SyncProgress } from '../../shared/con
 import { AppFailure, type AppError } from '../../shared/errors';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { createCoreServices, type CoreServices } from '../../electron/core/services';
+import { inProcessDemoLauncher } from '../../electron/demo-service/launcher';
 import { KeytarKeyStore } from '../../electron/core/keys/keyStore';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { findSecrets } from '../helpers/secrets';
@@ -59,6 +60,7 @@ describe('gateway over real HTTP, SQLite and keychain', () => {
       logger: createLogger('test', logs, 'debug'),
       probeIntervalMs: 0,
       client: { timeoutMs: 2_000, retry: { baseDelayMs: 5, maxDelayMs: 50 } },
+      demoLauncher: inProcessDemoLauncher,
     });
     h = core.handlers;
     core.events.subscribe((name, payload) => events.push({ name, payload }));

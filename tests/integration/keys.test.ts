@@ -6,21 +6,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { KeytarKeyStore, MemoryKeyStore, type KeyStore } from '../../electron/core/keys/keyStore';
 import { KeyVault } from '../../electron/core/keys/keyVault';
 import { createLogger, memorySink } from '../../electron/core/log';
-import { AppFailure, type AppError } from '../../shared/errors';
+import type { AppError } from '../../shared/errors';
 import { testKeyStore } from '../helpers/keychain';
 import { skipWhen } from '../helpers/skip';
+import { rejectionOf as failureOf } from '../helpers/failures';
 
 const keychainRequired = process.env.REPORT_DESK_TEST_KEYCHAIN === 'required';
 const service = `ReportDesk-test-${randomUUID()}`;
-
-async function failureOf(promise: Promise<unknown>): Promise<AppError> {
-  const thrown = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(thrown).toBeInstanceOf(AppFailure);
-  return (thrown as AppFailure).error;
-}
 
 /** A keychain that is present but refuses every call, as a locked keyring does. */
 function unavailableKeychain(): KeyStore {
@@ -95,7 +87,7 @@ describe('KeytarKeyStore when the keychain is unavailable', () => {
     async () => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', join(__dirname, '../fixtures/storage-keytar-child.ts'), service],
+        ['--import', 'tsx', join(__dirname, '../fixtures/keytarChild.ts'), service],
         {
           env: {
             ...process.env,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import { normalizeListQuery, type Report } from '../../shared/report';
-import { generateReports } from '../fixtures/storage-reports';
+import { generateReports } from '../fixtures/generatedReports';
 
 let dir: string;
 let cache: ReportCache;

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SYNC_LEASE_MS, runFullSync } from '../../electron/core/cache/fullSync';
+import { DEFAULT_SYNC_LEASE_MS, runFullSync, SYNC_CONCURRENCY } from '../../electron/core/cache/fullSync';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import type { SyncProgress } from '../../shared/contract';
 import { AppFailure } from '../../shared/errors';
+import { PAGES_AHEAD_PER_REQUEST } from '../../shared/paging';
 import { normalizeListQuery, type Report } from '../../shared/report';
-import { generateReports, pageOf } from '../fixtures/storage-reports';
+import { generateReports, pageOf } from '../fixtures/generatedReports';
 
 let dir: string;
 let cache: ReportCache;
@@ -98,7 +99,10 @@ describe('runFullSync', () => {
     expect(error).toBeInstanceOf(AppFailure);
     expect((error as AppFailure).error.kind).toBe('cancelled');
     expect(phases.at(-1)).toBe('cancelled');
-    expect(cache.status('p')).toMatchObject({ reportCount: 200, lastFullSyncAt: null });
+    // Pages 2 and 3 were asked together after page 1; the cancel (while asking page 3) came
+    // before page 2 was written, and no later page was asked.
+    expect(fetchedPages).toEqual([1, 2, 3]);
+    expect(cache.status('p')).toMatchObject({ reportCount: 100, lastFullSyncAt: null });
 
     const resumedPages: number[] = [];
     const summary = await runFullSync({
@@ -109,7 +113,7 @@ describe('runFullSync', () => {
         return pageOf(reports, page);
       },
     });
-    expect(resumedPages).toEqual([3, 4, 5]);
+    expect(resumedPages).toEqual([2, 3, 4, 5]);
     expect(summary).toMatchObject({ fetched: 500, pages: 5, removed: 0 });
     expect(cache.status('p').reportCount).toBe(500);
   });
@@ -154,7 +158,15 @@ describe('runFullSync', () => {
     const count = 1000;
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(__dirname, '../fixtures/sync-child.ts'), file, 'crash', String(count), '40'],
+      [
+        '--import',
+        'tsx',
+        join(__dirname, '../fixtures/killableCacheSyncChild.ts'),
+        file,
+        'crash',
+        String(count),
+        '40',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
@@ -284,7 +296,7 @@ describe('runFullSync', () => {
       expect(cache.getReport('p', '9999')).not.toBeNull();
     });
 
-    it('stops a service that ignores the page after two requests, pruning nothing', async () => {
+    it('stops a service that ignores the page within a few requests, pruning nothing', async () => {
       const reports = generateReports(500);
       cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
       const asked: number[] = [];
@@ -293,7 +305,10 @@ describe('runFullSync', () => {
         scope: 'p',
         fetchPage: async (page) => (asked.push(page), { ...pageOf(reports, 1), page }),
       });
-      expect(asked).toEqual([1, 2]);
+      // Page 1 alone, then the pages asked ahead: page 2, handed over first, ends the walk.
+      expect(asked.slice(0, 2)).toEqual([1, 2]);
+      expect(new Set(asked).size).toBe(asked.length);
+      expect(asked.length).toBeLessThanOrEqual(1 + PAGES_AHEAD_PER_REQUEST * SYNC_CONCURRENCY);
       expect(summary).toMatchObject({
         fetched: 100,
         pages: 1,

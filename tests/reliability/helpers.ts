@@ -11,6 +11,7 @@ import {
   type CoreServicesOptions,
 } from '../../electron/core/services';
 import type { Logger } from '../../electron/core/log';
+import { inProcessDemoLauncher } from '../../electron/demo-service/launcher';
 
 /** Short time-out, quick retries: faults show up in milliseconds, not seconds. */
 export const FAST_CLIENT = { timeoutMs: 500, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 50 } };
@@ -31,6 +32,7 @@ export async function tempCore(
     keyStore: new MemoryKeyStore(),
     probeIntervalMs: 0,
     client: FAST_CLIENT,
+    demoLauncher: inProcessDemoLauncher,
     ...options,
     dataDir,
   });

@@ -321,7 +321,7 @@ describe('Profile form', () => {
     typeInto('Base URL', 'reports.example.com');
     fireEvent.click(screen.getByRole('button', { name: 'Save profile' }));
     expect(screen.getByText('Give the profile a name.')).toBeTruthy();
-    expect(screen.getByText(/Enter a full address/)).toBeTruthy();
+    expect(screen.getByText(/The base URL must start with https:\/\//)).toBeTruthy();
     expect(screen.getByText('Enter the API key.')).toBeTruthy();
     expect(bridge.callsTo('profiles:add')).toHaveLength(0);
     expect(bridge.callsTo('profiles:testConnection')).toHaveLength(0);

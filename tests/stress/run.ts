@@ -228,7 +228,6 @@ async function serviceIds(key: string): Promise<string[]> {
 const services = await createCoreServices({
   dataDir: dir.path,
   keyStore: new KeytarKeyStore({ service: keychainService }),
-  demo: false,
   probeIntervalMs: 0,
 });
 for (const [id, profile] of present) {

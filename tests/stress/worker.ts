@@ -61,7 +61,6 @@ async function appWorker(deadline: number): Promise<void> {
   const services = await createCoreServices({
     dataDir,
     keyStore: new KeytarKeyStore({ service: keychainService }),
-    demo: false,
     probeIntervalMs: 0,
     client: { retry: { maxAttempts: 3, baseDelayMs: 5 } },
   });

@@ -62,6 +62,8 @@ export interface ReportServiceClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** False hands a 429 straight to the caller (the full sync paces its own requests). */
+  retryRateLimited?: boolean;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -73,6 +75,7 @@ interface RequestSpec {
   query?: [string, string][];
   form?: [string, string][];
   signal?: AbortSignal;
+  retryRateLimited?: boolean;
   context: RequestContext;
 }
 
@@ -195,6 +198,7 @@ export class ReportServiceClient {
         path: REPORTS_PATH,
         query: listQueryParams(query),
         signal: options.signal,
+        retryRateLimited: options.retryRateLimited,
         context: this.context('GET', REPORTS_PATH, 'list reports'),
       });
       const requested = {
@@ -293,7 +297,9 @@ export class ReportServiceClient {
   private reportPath(id: string): string {
     const parsed = ReportIdSchema.safeParse(id);
     if (!parsed.success) {
-      throw invalidField('id', parsed.error.issues[0]?.message ?? 'The report id is not valid.');
+      // Stryker disable next-line StringLiteral,OptionalChaining: zod reports at least one issue, with a message.
+      const message = parsed.error.issues[0]?.message ?? 'The report id is not valid.';
+      throw invalidField('id', message);
     }
     return `${REPORTS_PATH}/${encodeURIComponent(parsed.data)}`;
   }
@@ -323,6 +329,8 @@ export class ReportServiceClient {
       const result = await this.attempt(spec, attempt);
       if (result.ok) return result.reply;
       if (!result.retryable || attempt >= maxAttempts) throw new AppFailure(result.error);
+      if (result.error.kind === 'rate_limited' && spec.retryRateLimited === false)
+        throw new AppFailure(result.error);
       let delayMs: number;
       if (result.retryAfterMs !== undefined) {
         // Waiting longer than the cap would freeze the caller; report the wait instead.

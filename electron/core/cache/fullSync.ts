@@ -15,6 +15,12 @@
  * are marked with the sync id that saw them — in every pass of that sync — and only after the
  * last page are unmarked ones pruned.
  *
+ * Over a real network pages are asked SYNC_CONCURRENCY at a time (shared/paging's walk), yet
+ * written strictly in page order: a page that arrives before the one ahead of it waits in
+ * memory, so the progress on disk never passes a gap and a resume never skips a page. The
+ * first 429 drops the rest of the run to one request at a time, and no request starts before
+ * the Retry-After it sent is over (bounded: a few waits per page, none over a minute).
+ *
  * Pruning only what is provably gone: only when this run still owns the lease and read a
  * consistent listing — the total (when sent) the same on every page as on the first, ids
  * strictly increasing across the id-ascending pages, and as many reports read as the total
@@ -24,13 +30,20 @@
 import { randomUUID } from 'node:crypto';
 import type { SyncKeptReason, SyncProgress, SyncSummary } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
-import { followPages, type PageWalkStop } from '../../../shared/paging';
+import { followPages, type PageRetry, type PageWalkStop } from '../../../shared/paging';
 import type { ReportPage } from '../../../shared/report';
 import { idSortKey } from './records';
 import { LAST_FULL_SYNC_META, SYNC_ID_META, type ReportCache } from './reportCache';
 
 /** How long a sync's claim lasts without renewal: the longest a killed sync blocks the next. */
 export const DEFAULT_SYNC_LEASE_MS = 20_000;
+
+/** Page requests in flight at once: enough to hide a network's round trip, few enough to be polite. */
+export const SYNC_CONCURRENCY = 4;
+/** A 429 is waited out this many times per page at most… */
+const RATE_LIMIT_WAITS_PER_PAGE = 5;
+/** …each wait at most this long; a longer Retry-After ends the sync with its sentence. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
 export interface FullSyncOptions {
   cache: ReportCache;
@@ -44,6 +57,8 @@ export interface FullSyncOptions {
   leaseMs?: number;
   /** The hard maximum of list requests of one run (default: shared/paging's). */
   maxPages?: number;
+  /** Page requests in flight at once (default SYNC_CONCURRENCY). */
+  concurrency?: number;
 }
 
 const META = {
@@ -147,14 +162,20 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
       firstPage,
       knownTotal: firstTotal ?? null,
       maxPages: options.maxPages,
-      fetchPage: async (n) => {
-        page = n;
+      concurrency: options.concurrency ?? SYNC_CONCURRENCY,
+      retry: rateLimitRetry,
+      signal: runSignal,
+      fetchPage: async (n, walkSignal) => {
         throwIfStopped(runSignal);
-        const result = await fetchPage(n, runSignal);
+        // walkSignal aborts with runSignal too (passed as the walk's signal), and when the walk
+        // no longer needs this page.
+        const result = await fetchPage(n, walkSignal);
         throwIfStopped(runSignal);
         return result;
       },
-      onPage: (result) => {
+      // Called in page order only, so the progress written with each page never passes a gap.
+      onPage: (result, _fresh, n) => {
+        page = n;
         lastPage = result.lastPage;
         total = result.total;
         if (firstTotal === undefined) firstTotal = result.total;
@@ -231,6 +252,20 @@ function keptReason(
   if (stop !== 'end') return stop;
   if (changed || (firstTotal !== null && fetched !== firstTotal)) return 'listing_changed';
   return null;
+}
+
+/**
+ * A 429 is waited out (its Retry-After, else a back-off) and drops the run to one request at
+ * a time; every other failure ends the run as before (the client has already retried it).
+ */
+function rateLimitRetry(error: unknown, failures: number): PageRetry | null {
+  if (!(error instanceof AppFailure) || error.error.kind !== 'rate_limited') return null;
+  if (failures > RATE_LIMIT_WAITS_PER_PAGE) return null;
+  const asked = error.error.retryAfterSeconds;
+  const delayMs =
+    asked !== undefined ? asked * 1000 : Math.min(MAX_RATE_LIMIT_WAIT_MS, 1000 * 2 ** (failures - 1));
+  if (delayMs > MAX_RATE_LIMIT_WAIT_MS) return null;
+  return { delayMs, rateLimited: true };
 }
 
 function throwIfStopped(signal: AbortSignal): void {

@@ -3,8 +3,9 @@
  * between runs. A saved position may point at a monitor that is no longer attached, so it is
  * always clamped to the displays present now before use.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from '../atomicWrite';
 
 export interface WindowState {
   /** Absent: let the system centre the window. */
@@ -123,25 +124,18 @@ export function loadWindowState(file: string): WindowState {
 }
 
 /**
- * Writes through a temporary file and a rename, so a crash mid-write leaves the previous
- * state rather than half a file. Returns false (and keeps the old file) when it cannot write;
+ * Writes atomically (../atomicWrite), so a crash mid-write leaves the previous state rather
+ * than half a file. Returns false (and keeps the old file) when it cannot write;
  * never throws, because it runs while the window closes.
  */
 export function saveWindowState(file: string, state: WindowState): boolean {
   const valid = parseWindowState(state);
   if (!valid) return false;
-  const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(temporary, JSON.stringify(valid, null, 2) + '\n', { mode: 0o600 });
-    renameSync(temporary, file);
+    writeFileAtomic(file, JSON.stringify(valid, null, 2) + '\n');
     return true;
   } catch {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // Nothing was written there either.
-    }
     return false;
   }
 }

@@ -48,8 +48,13 @@ export class SyncService {
     const controller = new AbortController();
     this.running = { scope: connection.scope, controller };
     let client = connections.client(connection);
+    // Pages after the first come several at a time (runFullSync): a 429 on one of them goes
+    // back to runFullSync, which drops to one page at a time, instead of being retried here.
     const listPage = (page: number, signal: AbortSignal | undefined) =>
-      client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal });
+      client.listReports(
+        { per_page: 100, sort_by: 'id', sort: 'asc', page },
+        page === 1 ? { signal } : { signal, retryRateLimited: false },
+      );
     // A 401 on the first page re-reads the key once (see withCurrentKey); later pages were
     // already asked with this key, and mixing two keys' listings in one run is never right.
     const firstPage = async (signal: AbortSignal | undefined) => {

@@ -81,6 +81,7 @@ export class KeyVault {
     if (options.sessionOnly) {
       this.sessionKeys.set(profileId, key);
       // An older key left in the keychain would come back at the next start; drop it if we can.
+      // Stryker disable next-line ArrowFunction,BooleanLiteral: the swallowed delete's value is never read.
       await this.keychain.delete(profileId).catch(() => false);
       return 'session';
     }

@@ -15,21 +15,19 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fstatSync,
-  fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
-  rmSync,
   statSync,
   watch,
-  writeSync,
   type FSWatcher,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
+import { writeFileAtomic } from '../atomicWrite';
 import { silentLogger, type Logger } from '../log';
 import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 import { ProfilesLock } from './profilesLock';
@@ -353,24 +351,11 @@ export class ProfileStore {
   }
 
   private save(next: ProfilesFile): void {
-    const dir = dirname(this.file);
-    const temp = join(dir, `.${basename(this.file)}.${randomBytes(6).toString('hex')}.tmp`);
     let signature: string;
     try {
-      mkdirSync(dir, { recursive: true });
-      const fd = openSync(temp, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify(next, null, 2) + '\n');
-        fsyncSync(fd);
-        // The rename keeps the inode and times: this is the version we are about to publish.
-        signature = signatureOf(fstatSync(fd));
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, this.file);
-      syncDirectory(dir);
+      mkdirSync(dirname(this.file), { recursive: true });
+      signature = signatureOf(writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n'));
     } catch (error) {
-      removeQuietly(temp);
       this.logger.error('Saving the profiles failed.', { code: (error as NodeJS.ErrnoException).code });
       throw new AppFailure(
         appError(
@@ -390,28 +375,6 @@ function requireIn(state: ProfilesFile, id: string): StoredProfile {
   return { ...found };
 }
 
-function removeQuietly(path: string): void {
-  try {
-    rmSync(path, { force: true });
-  } catch {
-    // The folder itself is gone or unusable: there is no temp file to leave behind.
-  }
-}
-
 function nameKey(name: string): string {
   return name.trim().toLowerCase();
-}
-
-/** Makes the rename itself durable; not possible (nor needed) on Windows. */
-function syncDirectory(dir: string): void {
-  if (process.platform === 'win32') return;
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename has still happened.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }

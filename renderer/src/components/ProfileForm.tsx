@@ -7,7 +7,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { ProfileView } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
 import type { Account } from '../../../shared/model';
-import { API_KEY_REQUIRED, BASE_URL_REQUIRED, PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
+import { checkBaseUrl } from '../../../shared/baseUrl';
+import { API_KEY_REQUIRED, PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 import { useInvalidSubmitFocus } from '../lib/announce';
 import { call, errorOf } from '../lib/bridge';
 import { ErrorView } from './ErrorView';
@@ -16,17 +17,14 @@ import { ApiKeyField, BaseUrlField, ProfileNameField } from './ProfileFields';
 type Fields = 'name' | 'baseUrl' | 'apiKey';
 type FieldErrors = Partial<Record<Fields, string[]>>;
 
+/**
+ * The shared base-URL rules (the core applies the same ones), as a field message or null.
+ * Plain http:// to another computer is left to the core: its insecure_url answer is shown
+ * with the error view's own advice, as before.
+ */
 export function baseUrlProblem(raw: string): string | null {
-  const value = raw.trim();
-  if (value === '') return BASE_URL_REQUIRED;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      return 'The base URL starts with https:// (or http://).';
-  } catch {
-    return 'Enter a full address, e.g. https://reports.example.com.';
-  }
-  return null;
+  const checked = checkBaseUrl(raw, true);
+  return checked.ok ? null : checked.message;
 }
 
 function localProblems(name: string, baseUrl: string, apiKey: string, needName: boolean): FieldErrors {

@@ -1,4 +1,5 @@
-/** Dates and sizes in the user's locale. */
+/** Dates in the user's locale; sizes and ages come from shared/format (the CLI uses them too). */
+export { ageOf, formatBytes } from '../../../shared/format';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const exactFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
@@ -22,36 +23,12 @@ export function formatTime(value: string): string {
   return date ? timeFormat.format(date) : value;
 }
 
-/** "just now", "1 minute", "12 minutes", "3 hours", "2 days" since an ISO time. */
-export function ageOf(value: string, now: number = Date.now()): string {
-  const date = parseDate(value);
-  if (!date) return 'an unknown time';
-  const minutes = Math.max(0, Math.floor((now - date.getTime()) / 60_000));
-  if (minutes < 1) return 'less than a minute';
-  if (minutes < 60) return minutes === 1 ? '1 minute' : `${minutes} minutes`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return hours === 1 ? '1 hour' : `${hours} hours`;
-  return `${Math.floor(hours / 24)} days`;
-}
-
 /** Looks like an ISO-8601 date-time, so an unknown field can be shown as a local date. */
 export function isIsoDateTime(value: string): boolean {
   return (
     /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value) &&
     parseDate(value) !== null
   );
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 /** "created_at" → "Created at", "lastSeenAt" → "Last seen at". */

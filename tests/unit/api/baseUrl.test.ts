@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, normalizeBaseUrl } from '../../../electron/core/api/baseUrl';
+import { normalizeBaseUrl } from '../../../electron/core/api/baseUrl';
+import { checkBaseUrl, isLoopbackHost } from '../../../shared/baseUrl';
 import { AppFailure, type AppError } from '../../../shared/errors';
 
 function failureOf(raw: string, allowInsecureHttp = false): AppError {
@@ -70,5 +71,31 @@ describe('normalizeBaseUrl', () => {
 
   it('never echoes credentials pasted into the URL', () => {
     expect(failureOf('https://user:hunter2-secret@reports.example.com').message).not.toContain('hunter2');
+  });
+});
+
+describe('checkBaseUrl (the rules the renderer and the core share)', () => {
+  it.each([
+    '',
+    'reports.example.com',
+    'ftp://reports.example.com',
+    'https://',
+    'https://user:secret@reports.example.com',
+    'https://reports.example.com/?page=2',
+    'http://reports.example.com',
+  ])('refuses %j with the very sentence the core throws', (raw) => {
+    const checked = checkBaseUrl(raw, false);
+    expect(checked.ok).toBe(false);
+    const error = failureOf(raw);
+    expect(checked).toEqual({ ok: false, kind: error.kind, message: error.message });
+  });
+
+  it('accepts what the core accepts, in the same normalised form', () => {
+    const raw = ' HTTPS://Reports.Example.com/base/api/v1/ ';
+    expect(checkBaseUrl(raw, false)).toEqual({ ok: true, baseUrl: normalizeBaseUrl(raw, false) });
+    expect(checkBaseUrl('http://reports.example.com', true)).toEqual({
+      ok: true,
+      baseUrl: 'http://reports.example.com',
+    });
   });
 });

@@ -9,7 +9,8 @@ import {
   type IpcInvokeEventLike,
 } from '../../../electron/core/ipc/bindContract';
 import { isTrustedInvokeEvent } from '../../../electron/core/desktop/trust';
-import { FakeIpcMain, appEvent, recordingHandlers } from './fakes';
+import { recordingHandlers } from '../../helpers/fakeHandlers';
+import { FakeIpcMain, appEvent } from './fakes';
 
 const WINDOW_ID = 7;
 const trusted = (event: IpcInvokeEventLike) =>

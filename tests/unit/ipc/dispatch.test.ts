@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppFailure, type Result } from '../../../shared/errors';
 import { createLogger, memorySink } from '../../../electron/core/log';
 import { dispatch } from '../../../electron/core/ipc/dispatch';
-import { recordingHandlers } from './fakes';
+import { recordingHandlers } from '../../helpers/fakeHandlers';
 
 function failed(result: Result<unknown>) {
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value)}`);

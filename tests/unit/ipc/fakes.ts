@@ -1,30 +1,5 @@
-/** Fakes for the IPC tests: contract handlers that record their calls, and an ipcMain made of a Map. */
-import { CHANNEL_NAMES, type Channel, type ContractHandlers } from '../../../shared/contract';
+/** Fakes for the IPC tests: an ipcMain made of a Map. Contract handlers: tests/helpers/fakeHandlers. */
 import type { IpcInvokeEventLike, IpcMainLike } from '../../../electron/core/ipc/bindContract';
-
-export interface RecordingHandlers {
-  handlers: ContractHandlers;
-  calls: { channel: Channel; input: unknown }[];
-  /** Replaces what one channel does. */
-  set(channel: Channel, impl: (input: unknown) => Promise<unknown>): void;
-}
-
-/** Every channel answers `{ echoed: channel, input }` unless replaced with set(). */
-export function recordingHandlers(): RecordingHandlers {
-  const calls: { channel: Channel; input: unknown }[] = [];
-  const impls = new Map<Channel, (input: unknown) => Promise<unknown>>();
-  const handlers = Object.fromEntries(
-    CHANNEL_NAMES.map((channel) => [
-      channel,
-      async (input: unknown) => {
-        calls.push({ channel, input });
-        const impl = impls.get(channel);
-        return impl ? impl(input) : { echoed: channel, input };
-      },
-    ]),
-  ) as unknown as ContractHandlers;
-  return { handlers, calls, set: (channel, impl) => impls.set(channel, impl) };
-}
 
 /** Electron's IPC serialization: structuredClone, with Electron's error for what cannot be cloned. */
 export function crossProcess<T>(value: T): T {

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `npm run mutation [-- file.ts ...]`: StrykerJS over the core, one file at a time, each
+// mutant run only against the test files that cover that file (TARGETS below), one test
+// runner at a time (the machine is shared). Prints one JSON line per file on stdout, like the
+// benchmarks; Stryker's own output goes to stderr. Not part of ./scripts/test.sh: it takes
+// about half an hour. See docs/TESTING.md.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Each scored file and the tests that exercise it. */
+const TARGETS = {
+  // The base-URL rules live in shared/ (the forms use them too); core/api/baseUrl.ts wraps them.
+  'shared/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts'],
+  'electron/core/api/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts'],
+  'electron/core/api/responses.ts': ['tests/unit/api/responses.test.ts', 'tests/integration/client.test.ts'],
+  'electron/core/api/client.ts': [
+    'tests/integration/client.test.ts',
+    'tests/integration/clientEdges.test.ts',
+    'tests/integration/clientElectronNet.test.ts',
+  ],
+  'electron/core/keys/keyVault.ts': ['tests/integration/keys.test.ts', 'tests/integration/keyVault.test.ts'],
+  'electron/core/profiles/profileStore.ts': [
+    'tests/integration/profiles.test.ts',
+    'tests/integration/profileStore.test.ts',
+  ],
+  'electron/core/cache/reportCache.ts': [
+    'tests/integration/cache.test.ts',
+    'tests/integration/reportCache.test.ts',
+  ],
+  'electron/core/cache/fullSync.ts': ['tests/integration/sync.test.ts'],
+};
+
+const requested = process.argv.slice(2);
+const files = requested.length > 0 ? requested : Object.keys(TARGETS);
+let failed = false;
+
+for (const file of files) {
+  // A file without an entry runs against every Node test (slow, but nothing is missed).
+  const tests = TARGETS[file] ?? ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'];
+  const started = Date.now();
+  const run = spawnSync('npx', ['stryker', 'run'], {
+    cwd: root,
+    stdio: ['ignore', process.stderr, process.stderr],
+    env: { ...process.env, STRYKER_MUTATE: file, MUTATION_TESTS: tests.join(',') },
+  });
+  const reportFile = join(root, 'reports/mutation', `${file.replace(/[^a-zA-Z0-9]+/g, '-')}.json`);
+  if (run.status !== 0) {
+    process.stderr.write(
+      `[mutation] Stryker failed on ${file} (exit ${run.status}); see its output above.\n`,
+    );
+    failed = true;
+    continue;
+  }
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const counts = {
+    Killed: 0,
+    Survived: 0,
+    NoCoverage: 0,
+    Timeout: 0,
+    Ignored: 0,
+    CompileError: 0,
+    RuntimeError: 0,
+  };
+  for (const result of Object.values(report.files)) {
+    for (const mutant of result.mutants) counts[mutant.status] = (counts[mutant.status] ?? 0) + 1;
+  }
+  // A time-out is a detected mutant (the test run never finished), as Stryker counts it.
+  const detected = counts.Killed + counts.Timeout;
+  const undetected = counts.Survived + counts.NoCoverage;
+  const score = detected + undetected === 0 ? 100 : (100 * detected) / (detected + undetected);
+  process.stdout.write(
+    JSON.stringify({
+      file,
+      killed: counts.Killed,
+      survived: counts.Survived,
+      no_coverage: counts.NoCoverage,
+      timeout: counts.Timeout,
+      ignored: counts.Ignored,
+      score: Math.round(score * 100) / 100,
+      goal: '>= 90',
+      met: score >= 90,
+      seconds: Math.round((Date.now() - started) / 1000),
+    }) + '\n',
+  );
+}
+process.exit(failed ? 1 : 0);

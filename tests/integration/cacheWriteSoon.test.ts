@@ -1,0 +1,72 @@
+/**
+ * The gateway's write-through, moved just after the answer (ReportCache.putReportsSoon): the
+ * page is in the file once the current task is over, and any earlier use of the cache by this
+ * process writes it first, so nothing read from the cache after an answer can be older than it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ReportCache } from '../../electron/core/cache/reportCache';
+import { normalizeListQuery } from '../../shared/report';
+import { generateReports } from '../fixtures/generatedReports';
+
+const T1 = '2024-05-01T10:00:00.000Z';
+let dir: string;
+let cache: ReportCache;
+let file: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'report-desk-soon-'));
+  file = join(dir, 'cache.sqlite');
+  cache = ReportCache.open(file);
+});
+afterEach(() => {
+  cache.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** What another connection (as another process would) finds in the file. */
+function countInFile(): number {
+  const other = ReportCache.open(file);
+  try {
+    return Number(other.query('p', normalizeListQuery({ per_page: 10 })).page.total);
+  } finally {
+    other.close();
+  }
+}
+
+describe('ReportCache.putReportsSoon', () => {
+  it('writes the page once the current task is over, in order with later writes', async () => {
+    const reports = generateReports(30);
+    cache.putReportsSoon('p', reports, T1);
+    cache.putReportsSoon('p', [{ ...reports[0], result: 'bad' }], T1);
+    expect(countInFile()).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(countInFile()).toBe(30);
+    expect(cache.getReport('p', reports[0].id)?.report.result).toBe('bad');
+  });
+
+  it('is written before any read of this cache, in the same task', () => {
+    const reports = generateReports(12);
+    cache.putReportsSoon('p', reports, T1);
+    const { page } = cache.query('p', normalizeListQuery({ search: 'site1', per_page: 100 }));
+    expect(page.total).toBe(reports.filter((r) => r.url.includes('site1')).length);
+    expect(cache.getReport('p', reports[5].id)?.report).toEqual(reports[5]);
+  });
+
+  it('is written before a later removal, so the removal wins', () => {
+    const reports = generateReports(3);
+    cache.putReportsSoon('p', reports, T1);
+    cache.removeReport('p', reports[1].id);
+    expect(cache.getReport('p', reports[1].id)).toBeNull();
+    expect(cache.status('p').reportCount).toBe(2);
+  });
+
+  it('is written by close()', () => {
+    cache.putReportsSoon('p', generateReports(7), T1);
+    cache.close();
+    expect(countInFile()).toBe(7);
+    cache = ReportCache.open(file);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * KeyVault's promises beyond the happy path (keys.test.ts has those): only an unavailable
+ * keychain counts as "no key" for display, every other failure still surfaces; an empty key is
+ * refused before anything is stored; every key it touches is registered as a secret, whatever
+ * the store behind it does; the hint appears from 8 characters on.
+ */
+import { describe, expect, it } from 'vitest';
+import { KeytarKeyStore, MemoryKeyStore, type KeyStore } from '../../electron/core/keys/keyStore';
+import { KeyVault } from '../../electron/core/keys/keyVault';
+import { redact } from '../../electron/core/log';
+import { AppFailure, appError } from '../../shared/errors';
+import { rejectionOf as failureOf } from '../helpers/failures';
+
+/** A keychain that is present but refuses every call, as a locked keyring does. */
+function lockedKeychain(): KeyStore {
+  const locked = () => Promise.reject(new Error('Cannot unlock the collection'));
+  return new KeytarKeyStore({
+    loadKeytar: async () => ({ getPassword: locked, setPassword: locked, deletePassword: locked }),
+    platform: 'linux',
+  });
+}
+
+/** A store that fails with something other than an unavailable keychain. */
+function failingStore(error: unknown): KeyStore {
+  return {
+    get: () => Promise.reject(error),
+    set: () => Promise.reject(error),
+    delete: () => Promise.reject(error),
+  };
+}
+
+/** A store that keeps keys without registering them anywhere (as a third-party store might). */
+function plainStore(entries: Record<string, string>): KeyStore {
+  const keys = new Map(Object.entries(entries));
+  return {
+    get: async (account) => keys.get(account) ?? null,
+    set: async (account, secret) => {
+      keys.set(account, secret);
+    },
+    delete: async (account) => keys.delete(account),
+  };
+}
+
+describe('KeyVault.get: only an unavailable keychain reads as "no key"', () => {
+  it('answers null for a locked keychain, while load() reports it', async () => {
+    const vault = new KeyVault(lockedKeychain());
+    expect(await vault.get('p')).toBeNull();
+    expect(await vault.describe('p')).toEqual({ hasKey: false, keyHint: null, keyStorage: 'none' });
+    const error = await failureOf(vault.load('p'));
+    expect(error.kind).toBe('keychain_unavailable');
+    expect(error.message).toMatch(/GNOME Keyring or KWallet/);
+  });
+
+  it('passes on an AppFailure of another kind', async () => {
+    const vault = new KeyVault(failingStore(new AppFailure(appError('internal', 'The store broke.'))));
+    const error = await failureOf(vault.get('p'));
+    expect(error).toMatchObject({ kind: 'internal', message: 'The store broke.' });
+  });
+
+  it('passes on an error that is not an AppFailure', async () => {
+    const vault = new KeyVault(failingStore(new TypeError('store is not a function')));
+    await expect(vault.get('p')).rejects.toThrow('store is not a function');
+    await expect(vault.describe('p')).rejects.toThrow('store is not a function');
+  });
+});
+
+describe('KeyVault.set', () => {
+  it('refuses an empty key and stores nothing anywhere', async () => {
+    const keychain = new MemoryKeyStore();
+    await keychain.set('p', 'existing-key-1234');
+    const vault = new KeyVault(keychain);
+    for (const sessionOnly of [false, true]) {
+      const error = await failureOf(vault.set('p', '', { sessionOnly }));
+      expect(error.kind).toBe('invalid_input');
+      expect(error.fieldErrors?.apiKey?.[0]).toMatch(/API key/);
+    }
+    expect(await vault.get('p')).toEqual({ key: 'existing-key-1234', storage: 'keychain' });
+  });
+
+  it('keeps a session key even when the old keychain copy cannot be deleted', async () => {
+    const vault = new KeyVault(lockedKeychain());
+    expect(await vault.set('p', 'session-key-5678', { sessionOnly: true })).toBe('session');
+    expect(await vault.load('p')).toEqual({ key: 'session-key-5678', storage: 'session' });
+  });
+
+  it('registers the key as a secret before storing it, in either place', async () => {
+    const vault = new KeyVault(plainStore({}));
+    await vault.set('a', 'vault-set-keychain-Aa1', { sessionOnly: false });
+    await vault.set('b', 'vault-set-session-Bb2', { sessionOnly: true });
+    expect(redact('vault-set-keychain-Aa1 vault-set-session-Bb2')).toBe('[redacted] [redacted]');
+  });
+});
+
+describe('KeyVault.load', () => {
+  it('registers a key read from the keychain as a secret', async () => {
+    const vault = new KeyVault(plainStore({ p: 'vault-load-stored-Cc3' }));
+    expect(await vault.load('p')).toEqual({ key: 'vault-load-stored-Cc3', storage: 'keychain' });
+    expect(redact('key=vault-load-stored-Cc3')).toBe('key=[redacted]');
+  });
+
+  it('treats an empty stored key as no key', async () => {
+    const vault = new KeyVault(plainStore({ p: '' }));
+    expect(await vault.load('p')).toBeNull();
+    expect(await vault.get('p')).toBeNull();
+  });
+});
+
+describe('KeyVault.describe', () => {
+  it('shows the last four characters from 8 characters on, none below', async () => {
+    const vault = new KeyVault(new MemoryKeyStore());
+    await vault.set('eight', 'abcd1234', { sessionOnly: true });
+    await vault.set('seven', 'abc1234', { sessionOnly: false });
+    expect(await vault.describe('eight')).toEqual({ hasKey: true, keyHint: '1234', keyStorage: 'session' });
+    expect(await vault.describe('seven')).toEqual({ hasKey: true, keyHint: null, keyStorage: 'keychain' });
+  });
+});

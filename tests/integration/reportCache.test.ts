@@ -1,0 +1,93 @@
+/**
+ * ReportCache.open keeps aside only a file that IS damaged: a file another process holds
+ * locked (SQLITE_BUSY), or a path it cannot open at all, is an error for the caller, and the
+ * healthy cache and its data stay where they are. The lock is held by a real second process.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ReportCache } from '../../electron/core/cache/reportCache';
+import { createLogger, memorySink } from '../../electron/core/log';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'report-desk-reportcache-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const asideFiles = () => readdirSync(dir).filter((name) => name.includes('.corrupt-'));
+
+function thrownBy(run: () => unknown): Error & { code?: string } {
+  try {
+    run();
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error('expected ReportCache.open to fail');
+}
+
+/** Starts the lock holder and resolves once it holds the write lock. */
+async function holdWriteLock(file: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, '../fixtures/sqlite-lock-holder.ts'), file],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the lock holder exited early (${code})`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('locked')) resolve();
+    });
+  });
+  return {
+    release: () =>
+      new Promise<void>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+describe('ReportCache.open and errors that are not damage', () => {
+  it('a busy database is never moved aside: the caller gets the error, the data stays', async () => {
+    const file = join(dir, 'cache.sqlite');
+    const cache = ReportCache.open(file);
+    cache.putReports('p', [{ id: '1', url: 'https://kept.example.org' }], new Date().toISOString());
+    cache.close();
+
+    const lock = await holdWriteLock(file);
+    const sink = memorySink();
+    let error: Error & { code?: string };
+    try {
+      // Waits out the cache's busy time-out (5 s), then gives up.
+      error = thrownBy(() => ReportCache.open(file, { logger: createLogger('test', sink) }));
+    } finally {
+      await lock.release();
+    }
+    expect(error.code).toBe('SQLITE_BUSY');
+    expect(asideFiles()).toEqual([]);
+    expect(sink.lines.join('\n')).not.toMatch(/damaged/);
+
+    const reopened = ReportCache.open(file);
+    try {
+      expect(reopened.getReport('p', '1')?.report.url).toBe('https://kept.example.org');
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('a path that cannot be opened as a file (a folder) is never moved aside', () => {
+    const file = join(dir, 'cache.sqlite');
+    mkdirSync(file);
+    writeFileSync(join(file, 'inside.txt'), 'kept');
+    const error = thrownBy(() => ReportCache.open(file));
+    // EISDIR from creating the file 0600 before SQLite opens it; SQLITE_CANTOPEN from SQLite.
+    expect(['EISDIR', 'SQLITE_CANTOPEN']).toContain(error.code);
+    expect(asideFiles()).toEqual([]);
+    expect(readdirSync(file)).toEqual(['inside.txt']);
+  });
+});

@@ -1,0 +1,4 @@
+// Linted as electron/core/<file>: the core is plain Node.
+import { app } from 'electron';
+
+export const version = app.getVersion();
