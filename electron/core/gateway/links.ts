@@ -6,6 +6,7 @@ import type { OpenedLink } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
 import { parseDeepLink } from '../desktop/deepLink';
 import type { ProfileStore } from '../profiles/profileStore';
+import { checkExternalUrl, EXTERNAL_URL_REFUSED } from '../../../shared/externalUrl';
 
 export class Links {
   constructor(
@@ -40,20 +41,12 @@ export class Links {
     return { path: target.path, profileId: profile.id };
   }
 
+  /** Hands a web address to the system browser, under the one external-URL policy. */
   async openExternal(url: string): Promise<{ opened: boolean }> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new AppFailure(appError('invalid_input', 'That is not a web address, so it was not opened.'));
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-      throw new AppFailure(
-        appError('invalid_input', 'Only http:// and https:// addresses are opened in the browser.'),
-      );
-    }
+    const verdict = checkExternalUrl(url);
+    if (!verdict.ok) throw new AppFailure(appError('invalid_input', EXTERNAL_URL_REFUSED[verdict.reason]));
     if (!this.openExternalUrl) return { opened: false };
-    await this.openExternalUrl(parsed.toString());
+    await this.openExternalUrl(verdict.href);
     return { opened: true };
   }
 }
