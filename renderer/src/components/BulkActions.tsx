@@ -6,16 +6,12 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-  PRIVACY_LABELS,
-  PRIVACY_VALUES,
-  reportPasswordProblem,
-  type PrivacyValue,
-} from '../../../shared/model';
+import { PRIVACY_LABELS, reportPasswordProblem, type PrivacyValue } from '../../../shared/model';
 import { useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { invalidateReportLists, queryKeys } from '../lib/queries';
 import { TextField } from './FormField';
+import { PrivacyChoice } from './PrivacyChoice';
 import { Modal } from './Modal';
 
 /** Requests in flight at once: a few, so a long selection is quick without flooding the service. */
@@ -216,22 +212,13 @@ function BulkDialog({
                 <p>
                   {count} ({targets.join(', ')}) will get the privacy chosen here.
                 </p>
-                <fieldset className="form-field privacy-choice" disabled={running}>
-                  <legend>Privacy</legend>
-                  {PRIVACY_VALUES.map((v) => (
-                    <label key={v} className="radio">
-                      <input
-                        type="radio"
-                        name="bulk-privacy"
-                        value={v}
-                        checked={privacy === v}
-                        onChange={() => setPrivacy(v)}
-                        data-autofocus={privacy === v ? true : undefined}
-                      />
-                      {PRIVACY_LABELS[v]}
-                    </label>
-                  ))}
-                </fieldset>
+                <PrivacyChoice
+                  name="bulk-privacy"
+                  value={privacy}
+                  onChange={setPrivacy}
+                  disabled={running}
+                  autoFocusChecked
+                />
                 {privacy === 2 && (
                   <TextField
                     label="Report password"

@@ -3,14 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type ComponentProps, type FormEvent } from 'react';
 import type { AppError } from '../../../shared/errors';
 import {
-  PRIVACY_LABELS,
-  PRIVACY_VALUES,
   reportPasswordProblem,
   reportUrlProblem,
   type PrivacyValue,
   type Report,
 } from '../../../shared/model';
 import { BackLink, BackToReports } from '../components/BackLink';
+import { PrivacyChoice } from '../components/PrivacyChoice';
 import { ErrorView } from '../components/ErrorView';
 import { TextField } from '../components/FormField';
 import { WriteActionButton } from '../components/WriteActionButton';
@@ -20,12 +19,6 @@ import { useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { applyReportSaved, useReport } from '../lib/queries';
 import { navigate } from '../lib/router';
-
-const PRIVACY_HINTS: Record<PrivacyValue, string> = {
-  0: 'Anyone with the link can see it.',
-  1: 'Only your account can see it.',
-  2: 'Anyone with the link and the password can see it.',
-};
 
 /** The service's (or the core's) field errors, and the error itself when no field explains it. */
 function splitError(error: AppError | null, fields: readonly string[]) {
@@ -52,46 +45,6 @@ function fieldErrors(localProblem: string | null, fromService: string[] | undefi
 function ReportPasswordField(props: Omit<ComponentProps<typeof TextField>, 'label' | 'type'>) {
   return (
     <TextField {...props} label="Report password" type="password" autoComplete="new-password" required />
-  );
-}
-
-function PrivacyChoice({
-  value,
-  onChange,
-  errors,
-}: {
-  value: PrivacyValue;
-  onChange: (v: PrivacyValue) => void;
-  errors?: string[];
-}) {
-  const errorId = useId();
-  const invalid = !!errors && errors.length > 0;
-  return (
-    <fieldset className="form-field privacy-choice" aria-describedby={invalid ? errorId : undefined}>
-      <legend>Privacy</legend>
-      {PRIVACY_VALUES.map((v) => (
-        <label key={v} className="radio">
-          <input
-            type="radio"
-            name="privacy"
-            value={v}
-            checked={value === v}
-            onChange={() => onChange(v)}
-            // Each radio button carries the group's error, so it is read wherever the focus lands.
-            aria-invalid={invalid || undefined}
-            aria-describedby={invalid ? errorId : undefined}
-          />
-          <span>
-            <strong>{PRIVACY_LABELS[v]}</strong> <span className="muted">— {PRIVACY_HINTS[v]}</span>
-          </span>
-        </label>
-      ))}
-      {invalid && (
-        <p className="field-error" id={errorId}>
-          {errors.join(' ')}
-        </p>
-      )}
-    </fieldset>
   );
 }
 
