@@ -11,11 +11,11 @@ import Database from 'better-sqlite3';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CacheStatus } from '../../../shared/contract';
-import { AppFailure, appError } from '../../../shared/errors';
 import type { Account, NormalizedListQuery, Report, ReportPage } from '../../../shared/report';
 import { silentLogger, type Logger } from '../log';
 import { choosePlan, walkIndexFor } from './listPlan';
 import { idSortKey, projectOf, recordJson, stripSecrets, textOrNull } from './records';
+import { migrate } from './migrations';
 import { ensurePrivateFile, keepPrivate, PRIVATE_DIR_MODE } from '../privateFiles';
 
 export interface CachedReport {
@@ -36,205 +36,6 @@ export type CacheStatusInfo = Omit<CacheStatus, 'profileId' | 'syncing'>;
 export const LAST_FULL_SYNC_META = 'last_full_sync_at';
 /** Meta key holding the id of an unfinished full sync; reports written meanwhile count as seen. */
 export const SYNC_ID_META = 'sync_id';
-
-/**
- * Ordered migrations; PRAGMA user_version is the number applied. Append, never edit: a file
- * written by an older ReportDesk is brought up to date step by step.
- */
-export const MIGRATIONS: readonly string[] = [
-  `
-  CREATE TABLE reports (
-    scope          TEXT NOT NULL,
-    id             TEXT NOT NULL,
-    -- No declared type on purpose: integers for numeric ids, text otherwise (see idSortKey).
-    id_sort        NOT NULL,
-    url            TEXT NOT NULL,
-    url_lower      TEXT NOT NULL,
-    result         TEXT,
-    project        TEXT,
-    generated_at   TEXT,
-    fetched_at     TEXT NOT NULL,
-    last_seen_sync TEXT,
-    -- Last: the big JSON stays out of the way of scans that read only the columns above.
-    record         TEXT NOT NULL,
-    PRIMARY KEY (scope, id)
-  );
-  -- One index per sort order, scope first, ending with the id tie-break, so a page is an
-  -- index walk with no sort step.
-  CREATE INDEX reports_by_id ON reports (scope, id_sort, id);
-  CREATE INDEX reports_by_generated_at ON reports (scope, generated_at, id_sort, id);
-  CREATE INDEX reports_by_url ON reports (scope, url, id_sort, id);
-  CREATE INDEX reports_by_result ON reports (scope, result, id_sort, id);
-  CREATE INDEX reports_by_project ON reports (scope, project, id_sort, id);
-  -- Substring search: a trigram index finds the candidate rows of a 3+ character search
-  -- without scanning the scope (shorter searches scan; they match most rows anyway).
-  CREATE VIRTUAL TABLE reports_url_trigrams USING fts5 (
-    url_lower, content = '', contentless_delete = 1, tokenize = 'trigram'
-  );
-  CREATE TRIGGER reports_trigrams_insert AFTER INSERT ON reports BEGIN
-    INSERT INTO reports_url_trigrams (rowid, url_lower) VALUES (new.rowid, new.url_lower);
-  END;
-  CREATE TRIGGER reports_trigrams_delete AFTER DELETE ON reports BEGIN
-    DELETE FROM reports_url_trigrams WHERE rowid = old.rowid;
-  END;
-  CREATE TRIGGER reports_trigrams_update AFTER UPDATE OF url_lower ON reports
-  WHEN old.url_lower IS NOT new.url_lower BEGIN
-    DELETE FROM reports_url_trigrams WHERE rowid = old.rowid;
-    INSERT INTO reports_url_trigrams (rowid, url_lower) VALUES (new.rowid, new.url_lower);
-  END;
-
-  -- Row counts per (scope, project, result), kept by triggers, so the total of an unsearched
-  -- list is a lookup in a few dozen rows instead of a count over 100,000 index entries.
-  CREATE TABLE report_counts (
-    scope   TEXT NOT NULL,
-    project TEXT NOT NULL,
-    result  TEXT NOT NULL,
-    n       INTEGER NOT NULL,
-    PRIMARY KEY (scope, project, result)
-  );
-  CREATE TRIGGER reports_counted_insert AFTER INSERT ON reports BEGIN
-    INSERT INTO report_counts (scope, project, result, n)
-    VALUES (new.scope, coalesce(new.project, ''), coalesce(new.result, ''), 1)
-    ON CONFLICT (scope, project, result) DO UPDATE SET n = n + 1;
-  END;
-  CREATE TRIGGER reports_counted_delete AFTER DELETE ON reports BEGIN
-    UPDATE report_counts SET n = n - 1
-    WHERE scope = old.scope AND project = coalesce(old.project, '') AND result = coalesce(old.result, '');
-  END;
-  CREATE TRIGGER reports_counted_update AFTER UPDATE OF project, result ON reports
-  WHEN old.project IS NOT new.project OR old.result IS NOT new.result BEGIN
-    UPDATE report_counts SET n = n - 1
-    WHERE scope = old.scope AND project = coalesce(old.project, '') AND result = coalesce(old.result, '');
-    INSERT INTO report_counts (scope, project, result, n)
-    VALUES (new.scope, coalesce(new.project, ''), coalesce(new.result, ''), 1)
-    ON CONFLICT (scope, project, result) DO UPDATE SET n = n + 1;
-  END;
-
-  -- Fixed planner statistics (the shape of a large cache: many rows per scope, few per
-  -- project, a third per result), so plans do not depend on when ANALYZE last ran.
-  ANALYZE sqlite_schema;
-  DELETE FROM sqlite_stat1 WHERE tbl = 'reports';
-  INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
-    ('reports', 'sqlite_autoindex_reports_1', '100000 50000 1'),
-    ('reports', 'reports_by_id', '100000 50000 1 1'),
-    ('reports', 'reports_by_generated_at', '100000 50000 2 1 1'),
-    ('reports', 'reports_by_url', '100000 50000 2 1 1'),
-    ('reports', 'reports_by_result', '100000 50000 30000 1 1'),
-    ('reports', 'reports_by_project', '100000 50000 100 1 1');
-  ANALYZE sqlite_schema;
-
-  CREATE TABLE accounts (
-    scope      TEXT PRIMARY KEY,
-    record     TEXT NOT NULL,
-    fetched_at TEXT NOT NULL
-  );
-
-  CREATE TABLE meta (
-    scope TEXT NOT NULL,
-    key   TEXT NOT NULL,
-    value TEXT NOT NULL,
-    PRIMARY KEY (scope, key)
-  );
-  `,
-  // 2: the claim on a scope's full sync, shared by every process on the file (see fullSync.ts).
-  `
-  CREATE TABLE sync_leases (
-    scope      TEXT PRIMARY KEY,
-    -- A random id per running sync; only its owner renews or releases the row.
-    owner      TEXT NOT NULL,
-    -- Milliseconds since the epoch; a row past it is free to take (its owner stalled or died).
-    expires_at INTEGER NOT NULL
-  );
-  `,
-  // 3: the list query's planner (listPlan.ts). The search index carries the scope
-  // and the filters as well, case-sensitive over the lowercased url, so a trigram phrase is an
-  // exact substring match and a search's total is counted in the index alone, without reading
-  // a row. Each scope, result and project value gets a number in report_search_keys and is
-  // indexed as '<' + one character made of it + '>': exactly one trigram, matching that value
-  // only (the triggers avoid INSERT OR IGNORE: an upsert's own conflict handling would
-  // override it). The sort indexes end with project and result, so a walk checks those filters in the
-  // index, without reading the row.
-  `
-  DROP TRIGGER reports_trigrams_insert;
-  DROP TRIGGER reports_trigrams_delete;
-  DROP TRIGGER reports_trigrams_update;
-  DROP TABLE reports_url_trigrams;
-  CREATE TABLE report_search_keys (
-    id    INTEGER PRIMARY KEY,
-    kind  TEXT NOT NULL,
-    value TEXT NOT NULL,
-    UNIQUE (kind, value)
-  );
-  CREATE VIRTUAL TABLE report_search USING fts5 (
-    url, scope_key, result_key, project_key,
-    content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
-  );
-  CREATE TRIGGER report_search_insert AFTER INSERT ON reports BEGIN
-    INSERT INTO report_search_keys (kind, value) SELECT 's', new.scope
-    WHERE new.scope IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 's' AND value = new.scope);
-    INSERT INTO report_search_keys (kind, value) SELECT 'r', new.result
-    WHERE new.result IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'r' AND value = new.result);
-    INSERT INTO report_search_keys (kind, value) SELECT 'p', new.project
-    WHERE new.project IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'p' AND value = new.project);
-    INSERT INTO report_search (rowid, url, scope_key, result_key, project_key) VALUES (
-      new.rowid, new.url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = new.scope),
-      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = new.result),
-      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = new.project));
-  END;
-  CREATE TRIGGER report_search_delete AFTER DELETE ON reports BEGIN
-    DELETE FROM report_search WHERE rowid = old.rowid;
-  END;
-  CREATE TRIGGER report_search_update AFTER UPDATE OF url_lower, result, project ON reports
-  WHEN old.url_lower IS NOT new.url_lower OR old.result IS NOT new.result
-    OR old.project IS NOT new.project BEGIN
-    DELETE FROM report_search WHERE rowid = old.rowid;
-    INSERT INTO report_search_keys (kind, value) SELECT 's', new.scope
-    WHERE new.scope IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 's' AND value = new.scope);
-    INSERT INTO report_search_keys (kind, value) SELECT 'r', new.result
-    WHERE new.result IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'r' AND value = new.result);
-    INSERT INTO report_search_keys (kind, value) SELECT 'p', new.project
-    WHERE new.project IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = 'p' AND value = new.project);
-    INSERT INTO report_search (rowid, url, scope_key, result_key, project_key) VALUES (
-      new.rowid, new.url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = new.scope),
-      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = new.result),
-      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = new.project));
-  END;
-  INSERT OR IGNORE INTO report_search_keys (kind, value)
-    SELECT 's', scope FROM reports UNION SELECT 'r', result FROM reports
-    UNION SELECT 'p', project FROM reports;
-  INSERT INTO report_search (rowid, url, scope_key, result_key, project_key)
-    SELECT rowid, url_lower, (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = reports.scope),
-      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = reports.result),
-      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = reports.project)
-    FROM reports;
-
-  DROP INDEX reports_by_id;
-  DROP INDEX reports_by_generated_at;
-  DROP INDEX reports_by_url;
-  DROP INDEX reports_by_result;
-  DROP INDEX reports_by_project;
-  CREATE INDEX reports_by_id ON reports (scope, id_sort, id, project, result);
-  CREATE INDEX reports_by_generated_at ON reports (scope, generated_at, id_sort, id, project, result);
-  CREATE INDEX reports_by_url ON reports (scope, url, id_sort, id, project, result);
-  CREATE INDEX reports_by_result ON reports (scope, result, id_sort, id, project);
-  CREATE INDEX reports_by_project ON reports (scope, project, id_sort, id, result);
-  DELETE FROM sqlite_stat1 WHERE tbl = 'reports';
-  INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
-    ('reports', 'sqlite_autoindex_reports_1', '100000 50000 1'),
-    ('reports', 'reports_by_id', '100000 50000 1 1 1 1'),
-    ('reports', 'reports_by_generated_at', '100000 50000 2 1 1 1 1'),
-    ('reports', 'reports_by_url', '100000 50000 2 1 1 1 1'),
-    ('reports', 'reports_by_result', '100000 50000 30000 1 1 1'),
-    ('reports', 'reports_by_project', '100000 50000 100 1 1 1');
-  ANALYZE sqlite_schema;
-  `,
-];
 
 const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
   id: ['id_sort', 'id'],
@@ -258,6 +59,8 @@ const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
 /** The age shown for cached data is minute-grained, so an unchanged row's fetch time is too. */
 const FETCHED_AT_GRANULARITY_MS = 60_000;
+
+export { MIGRATIONS } from './migrations';
 
 interface ReportRow {
   id: string;
@@ -815,32 +618,6 @@ function openDatabase(file: string): Database.Database {
   } catch (error) {
     db.close();
     throw error;
-  }
-}
-
-/**
- * Brings the schema up to date in one IMMEDIATE transaction, reading the version inside it:
- * two processes opening a new file at once must not both create the tables.
- */
-function migrate(db: Database.Database, file: string): void {
-  db.transaction(() => {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    assertKnownVersion(version, file);
-    for (let next = version; next < MIGRATIONS.length; next++) {
-      db.exec(MIGRATIONS[next]);
-      db.pragma(`user_version = ${next + 1}`);
-    }
-  }).immediate();
-}
-
-function assertKnownVersion(version: number, file: string): void {
-  if (version > MIGRATIONS.length) {
-    throw new AppFailure(
-      appError(
-        'internal',
-        `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
-      ),
-    );
   }
 }
 
