@@ -11,10 +11,18 @@ import Database from 'better-sqlite3';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CacheStatus } from '../../../shared/contract';
-import type { Account, NormalizedListQuery, Report, ReportPage } from '../../../shared/report';
+import type { Account, NormalizedListQuery, Report } from '../../../shared/report';
 import { silentLogger, type Logger } from '../log';
-import { choosePlan, walkIndexFor } from './listPlan';
-import { idSortKey, projectOf, recordJson, stripSecrets, textOrNull } from './records';
+import { ListQuery, type CacheQueryResult } from './listQuery';
+import {
+  idSortKey,
+  parseRecord,
+  projectOf,
+  recordJson,
+  stripSecrets,
+  textOrNull,
+  type ReportRow,
+} from './records';
 import { migrate } from './migrations';
 import { ensurePrivateFile, keepPrivate, PRIVATE_DIR_MODE } from '../privateFiles';
 
@@ -23,11 +31,7 @@ export interface CachedReport {
   fetchedAt: string;
 }
 
-export interface CacheQueryResult {
-  page: ReportPage;
-  /** The OLDEST fetched_at among the returned rows (the age of what is shown); null when no rows. */
-  fetchedAt: string | null;
-}
+export type { CacheQueryResult } from './listQuery';
 
 /** The cache's part of the contract's CacheStatus; the gateway adds the rest. */
 export type CacheStatusInfo = Omit<CacheStatus, 'profileId' | 'syncing'>;
@@ -37,24 +41,6 @@ export const LAST_FULL_SYNC_META = 'last_full_sync_at';
 /** Meta key holding the id of an unfinished full sync; reports written meanwhile count as seen. */
 export const SYNC_ID_META = 'sync_id';
 
-const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
-  id: ['id_sort', 'id'],
-  generated_at: ['generated_at', 'id_sort', 'id'],
-  url: ['url', 'id_sort', 'id'],
-  result: ['result', 'id_sort', 'id'],
-};
-
-/** Searches remembered at most (a handful paged or re-sorted; a million rowids is ~8 MB of JSON). */
-const REMEMBERED_SEARCHES = 16;
-
-interface SearchMatches {
-  total: number;
-  /** The trigram index's query (null: no row can match, or a search too short for it). */
-  match: string | null;
-  /** The matching rowids as a JSON array, found when a plan first needs them. */
-  rowids?: string;
-}
-
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
 /** The age shown for cached data is minute-grained, so an unchanged row's fetch time is too. */
@@ -62,19 +48,12 @@ const FETCHED_AT_GRANULARITY_MS = 60_000;
 
 export { MIGRATIONS } from './migrations';
 
-interface ReportRow {
-  id: string;
-  record: string;
-  fetched_at: string;
-}
-
 export class ReportCache {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  /** Search matches in the database as it was at `matchesVersion` (see rememberedMatches). */
-  private readonly matches = new Map<string, SearchMatches>();
-  private matchesVersion = '';
+  /** The list query, the overview's counts and their remembered search matches. */
+  private readonly list: ListQuery;
   /** Write-throughs answered already and written right after (see putReportsSoon). */
   private readonly pendingWrites: { scope: string; reports: Report[]; fetchedAt: string }[] = [];
   private flushScheduled = false;
@@ -85,6 +64,7 @@ export class ReportCache {
     this.file = file;
     this.db = db;
     this.logger = logger;
+    this.list = new ListQuery(db, (sql) => this.statement(sql));
   }
 
   /**
@@ -250,226 +230,24 @@ export class ReportCache {
   }
 
   /**
-   * The WHERE clause of a list query's filters (project, result, search): the list and the
-   * overview share it. instr() matches the text literally, so % and _ in a search are plain
-   * characters; the trigram index only narrows the rows (see query).
-   */
-  private filterSql(
-    scope: string,
-    q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
-  ): { whereSql: string; params: Record<string, unknown> } {
-    const filters = ['scope = @scope'];
-    const params: Record<string, unknown> = { scope };
-    if (q.project !== '') {
-      filters.push('project = @project');
-      params.project = q.project;
-    }
-    if (q.result !== null) {
-      filters.push('result = @result');
-      params.result = q.result;
-    }
-    if (q.search !== '') {
-      filters.push('instr(url_lower, @search) > 0');
-      params.search = q.search.toLowerCase();
-    }
-    return { whereSql: filters.join(' AND '), params };
-  }
-
-  /**
-   * Reports per (project, result) matching the filters: the overview's numbers. Without a
-   * search the trigger-kept counts answer; with one, the matching rows are counted.
+   * Reports per (project, result) matching the filters: the overview's numbers (see
+   * listQuery.ts).
    */
   resultCounts(
     scope: string,
     q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
   ): { project: string; result: string; n: number }[] {
-    const { whereSql, params } = this.filterSql(scope, q);
-    const sql =
-      q.search === ''
-        ? `SELECT project, result, sum(n) AS n FROM report_counts WHERE ${whereSql} GROUP BY project, result HAVING sum(n) > 0`
-        : `SELECT coalesce(project, '') AS project, coalesce(result, '') AS result, count(*) AS n
-           FROM reports WHERE ${whereSql} GROUP BY 1, 2`;
-    return this.statement(sql).all(params) as { project: string; result: string; n: number }[];
+    return this.list.resultCounts(scope, q);
   }
 
-  /**
-   * One page of the list, with the service's semantics (see report-service-api.md §4.1).
-   * The total comes first, from the cheapest exact source: the trigger-kept counts without a
-   * search, the trigram index alone with one. Then listPlan.ts picks how to read the page.
-   */
+  /** One page of the list, with the service's semantics (see listQuery.ts). */
   query(scope: string, q: NormalizedListQuery): CacheQueryResult {
-    const { whereSql, params } = this.filterSql(scope, q);
-    const search = q.search.toLowerCase();
-    // Fewer than 3 characters is below the trigram index's reach: those rows are checked one by one.
-    const trigramSearch = [...search].length >= 3;
-
-    // A search's matches: their number, and (for a trigram search, when a plan needs them)
-    // their rowids, found once and remembered while the database is unchanged.
-    const matches =
-      search === ''
-        ? null
-        : this.rememberedMatches([scope, search, q.project, q.result], () =>
-            trigramSearch
-              ? this.trigramMatches(scope, search, q)
-              : {
-                  total: (
-                    this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
-                      n: number;
-                    }
-                  ).n,
-                  match: null,
-                },
-          );
-    const total = matches ? matches.total : this.countedRows(scope, q.project, q.result);
-    const { leading } = walkIndexFor(q);
-    const rangeRows = this.countedRows(
-      scope,
-      leading === 'project' ? q.project : '',
-      leading === 'result' ? q.result : null,
-    );
-    const filteredRows = search === '' ? total : this.countedRows(scope, q.project, q.result);
-    const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
-
-    let rows: ReportRow[] = [];
-    if (plan.kind !== 'empty') {
-      const order = (direction: 'ASC' | 'DESC') =>
-        ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
-      const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
-      const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
-      const inMatches = 'rowid IN (SELECT value FROM json_each(@rowids))';
-      const source =
-        plan.kind === 'walk' && plan.search === 'trigram-set'
-          ? `reports INDEXED BY ${plan.index} WHERE ${whereSql.replace('instr(url_lower, @search) > 0', inMatches)}`
-          : plan.kind === 'walk'
-            ? `reports INDEXED BY ${plan.index} WHERE ${whereSql}`
-            : plan.kind === 'trigram'
-              ? `reports NOT INDEXED WHERE ${inMatches} AND ${whereSql}`
-              : `reports WHERE ${whereSql}`;
-      if (plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set')) {
-        if (matches) matches.rowids ??= this.trigramRowids(matches.match);
-        params.rowids = matches?.rowids ?? '[]';
-      }
-      // Order and skip on the narrow columns first; read the JSON records of this page only.
-      rows = this.statement(
-        `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
-           SELECT rowid FROM ${source} ORDER BY ${order(walked)} LIMIT @take OFFSET @skip
-         ) ORDER BY ${order(listed)}`,
-      ).all({ ...params, take: plan.take, skip: plan.skip }) as ReportRow[];
-    }
-
-    let oldest: string | null = null;
-    for (const row of rows) if (oldest === null || row.fetched_at < oldest) oldest = row.fetched_at;
-    return {
-      page: {
-        reports: rows.map(parseRecord),
-        page: q.page,
-        perPage: q.per_page,
-        total,
-        lastPage: Math.max(1, Math.ceil(total / q.per_page)),
-      },
-      fetchedAt: oldest,
-    };
-  }
-
-  /** Rows of the scope with these filters ('' and null: any), from the trigger-kept counts. */
-  private countedRows(scope: string, project: string, result: string | null): number {
-    const where = ['scope = @scope'];
-    if (project !== '') where.push('project = @project');
-    if (result !== null) where.push('result = @result');
-    return (
-      this.statement(`SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE ${where.join(' AND ')}`).get({
-        scope,
-        ...(project !== '' ? { project } : {}),
-        ...(result !== null ? { result } : {}),
-      }) as { n: number }
-    ).n;
-  }
-
-  /**
-   * A search's matches, remembered while the database is unchanged: paging through a search
-   * or sorting it another way finds them once. Unchanged means no commit by another
-   * connection (PRAGMA data_version) and no row changed by this one (total_changes()).
-   */
-  private rememberedMatches(filters: readonly unknown[], find: () => SearchMatches): SearchMatches {
-    const version = `${this.db.pragma('data_version', { simple: true }) as number}/${
-      (this.statement('SELECT total_changes() AS n').get() as { n: number }).n
-    }`;
-    if (version !== this.matchesVersion) {
-      this.matches.clear();
-      this.matchesVersion = version;
-    }
-    const key = JSON.stringify(filters);
-    let found = this.matches.get(key);
-    if (found === undefined) {
-      found = find();
-      if (this.matches.size >= REMEMBERED_SEARCHES) this.matches.clear();
-      this.matches.set(key, found);
-    }
-    return found;
-  }
-
-  /**
-   * A search's matches, found in the trigram index alone (exact: see migration 2), without
-   * reading a row.
-   */
-  private trigramMatches(scope: string, search: string, q: NormalizedListQuery): SearchMatches {
-    const match = this.trigramMatch(scope, search, q);
-    if (match === null) return { total: 0, match };
-    const total = (
-      this.statement('SELECT count(*) AS n FROM report_search WHERE report_search MATCH ?').get(match) as {
-        n: number;
-      }
-    ).n;
-    return { total, match };
-  }
-
-  /**
-   * The rowids matching a trigram query, as a JSON array for json_each. Asked only by the
-   * plans that need them (few matches, or a walk in URL order), not to count: a common word's
-   * hundreds of thousands of rowids would cost more than the count.
-   */
-  private trigramRowids(match: string | null): string {
-    if (match === null) return '[]';
-    const rowids = this.statement('SELECT rowid FROM report_search WHERE report_search MATCH ?')
-      .pluck()
-      .all(match) as number[];
-    return JSON.stringify(rowids);
-  }
-
-  /**
-   * The FTS5 query for a search and the filters; null when a filter's value is one no row has.
-   * The scope's key is left out while no other scope has rows (it would match every row).
-   */
-  private trigramMatch(scope: string, search: string, q: NormalizedListQuery): string | null {
-    const parts = [`url : "${search.replace(/"/g, '""')}"`];
-    const filters: ['r' | 'p' | 's', string][] = [];
-    if (q.project !== '') filters.push(['p', q.project]);
-    if (q.result !== null) filters.push(['r', q.result]);
-    const shared = this.statement(
-      'SELECT EXISTS (SELECT 1 FROM report_counts WHERE scope != ? AND n > 0) AS shared',
-    ).get(scope) as { shared: number };
-    if (shared.shared) filters.push(['s', scope]);
-    const column = { r: 'result_key', p: 'project_key', s: 'scope_key' };
-    for (const [kind, value] of filters) {
-      const row = this.statement('SELECT id FROM report_search_keys WHERE kind = ? AND value = ?').get(
-        kind,
-        value,
-      ) as { id: number } | undefined;
-      // A value no row ever had: nothing can match.
-      if (!row) return null;
-      // The same key as the triggers of migration 2: one character, so one trigram.
-      parts.push(`${column[kind]} : "<${String.fromCodePoint(65536 + row.id)}>"`);
-    }
-    return parts.join(' AND ');
+    return this.list.query(scope, q);
   }
 
   /** Distinct non-empty project names of the scope, sorted. */
   projects(scope: string, limit = 500): string[] {
-    const rows = this.statement(
-      `SELECT project FROM report_counts WHERE scope = ? AND project != ''
-       GROUP BY project HAVING sum(n) > 0 ORDER BY project LIMIT ?`,
-    ).all(scope, limit) as { project: string }[];
-    return rows.map((row) => row.project);
+    return this.list.projects(scope, limit);
   }
 
   // ---- Sync lease -------------------------------------------------------------------------
@@ -560,7 +338,7 @@ export class ReportCache {
     const pageCount = this.db.pragma('page_count', { simple: true }) as number;
     const pageSize = this.db.pragma('page_size', { simple: true }) as number;
     return {
-      reportCount: this.countedRows(scope, '', null),
+      reportCount: this.list.countedRows(scope, '', null),
       sizeBytes: pageCount * pageSize,
       lastFullSyncAt: this.getMeta(scope, LAST_FULL_SYNC_META),
     };
@@ -619,10 +397,4 @@ function openDatabase(file: string): Database.Database {
     db.close();
     throw error;
   }
-}
-
-function parseRecord(row: ReportRow): Report {
-  const report = JSON.parse(row.record) as Report;
-  report.id = row.id;
-  return report;
 }
