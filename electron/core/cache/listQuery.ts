@@ -204,7 +204,7 @@ export class ListQuery {
   }
 
   /**
-   * A search's matches, found in the trigram index alone (exact: see migration 2), without
+   * A search's matches, found in the trigram index alone (exact: see migrations/v3ListPlanner.ts), without
    * reading a row.
    */
   private trigramMatches(scope: string, search: string, q: NormalizedListQuery): SearchMatches {
@@ -252,7 +252,7 @@ export class ListQuery {
       ) as { id: number } | undefined;
       // A value no row ever had: nothing can match.
       if (!row) return null;
-      // The same key as the triggers of migration 2: one character, so one trigram.
+      // The same key as the triggers of migrations/v3ListPlanner.ts: one character, so one trigram.
       parts.push(`${column[kind]} : "<${String.fromCodePoint(65536 + row.id)}>"`);
     }
     return parts.join(' AND ');
