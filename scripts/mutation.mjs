@@ -31,6 +31,12 @@ const TARGETS = {
     'tests/integration/cache.test.ts',
     'tests/integration/reportCache.test.ts',
   ],
+  // The list query moved out of reportCache.ts (issue 15); the same tests guard it.
+  'electron/core/cache/listQuery.ts': [
+    'tests/integration/cache.test.ts',
+    'tests/integration/reportCache.test.ts',
+    'tests/integration/cacheQueryPlan.test.ts',
+  ],
   'electron/core/cache/fullSync.ts': ['tests/integration/sync.test.ts'],
 };
 

@@ -2,6 +2,7 @@
  * Pure helpers for what goes into the cache: the id sort key and the secret stripping.
  * Kept apart from the SQLite code so they can be tested without a database.
  */
+import type { Report } from '../../../shared/report';
 import { scrubSecrets, textMayHoldSecrets } from '../secrets';
 
 /**
@@ -44,4 +45,18 @@ export function projectOf(value: unknown): string | null {
 /** `text` or null, for the optional text columns. */
 export function textOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
+}
+
+/** A report row as the cache's queries read it. */
+export interface ReportRow {
+  id: string;
+  record: string;
+  fetched_at: string;
+}
+
+/** The stored record, with the row's id (always a string in the cache). */
+export function parseRecord(row: ReportRow): Report {
+  const report = JSON.parse(row.record) as Report;
+  report.id = row.id;
+  return report;
 }

@@ -1,0 +1,269 @@
+/**
+ * The list query and its planner glue: the filters' WHERE clause, the totals (trigger-kept
+ * counts, or the trigram index for a search), the remembered search matches, and the page read
+ * the way listPlan.ts chooses. Used by ReportCache, which owns the connection and its
+ * prepared statements.
+ */
+import type Database from 'better-sqlite3';
+import type { NormalizedListQuery, ReportPage } from '../../../shared/report';
+import { choosePlan, walkIndexFor } from './listPlan';
+import { parseRecord, type ReportRow } from './records';
+
+export interface CacheQueryResult {
+  page: ReportPage;
+  /** The OLDEST fetched_at among the returned rows (the age of what is shown); null when no rows. */
+  fetchedAt: string | null;
+}
+
+const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
+  id: ['id_sort', 'id'],
+  generated_at: ['generated_at', 'id_sort', 'id'],
+  url: ['url', 'id_sort', 'id'],
+  result: ['result', 'id_sort', 'id'],
+};
+
+/** Searches remembered at most (a handful paged or re-sorted; a million rowids is ~8 MB of JSON). */
+const REMEMBERED_SEARCHES = 16;
+
+interface SearchMatches {
+  total: number;
+  /** The trigram index's query (null: no row can match, or a search too short for it). */
+  match: string | null;
+  /** The matching rowids as a JSON array, found when a plan first needs them. */
+  rowids?: string;
+}
+
+export class ListQuery {
+  /** Search matches in the database as it was at `matchesVersion` (see rememberedMatches). */
+  private readonly matches = new Map<string, SearchMatches>();
+  private matchesVersion = '';
+
+  constructor(
+    private readonly db: Database.Database,
+    /** The cache's prepared statement for this SQL (the cache writes pending pages first). */
+    private readonly statement: (sql: string) => Database.Statement,
+  ) {}
+
+  /**
+   * The WHERE clause of a list query's filters (project, result, search): the list and the
+   * overview share it. instr() matches the text literally, so % and _ in a search are plain
+   * characters; the trigram index only narrows the rows (see query).
+   */
+  private filterSql(
+    scope: string,
+    q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
+  ): { whereSql: string; params: Record<string, unknown> } {
+    const filters = ['scope = @scope'];
+    const params: Record<string, unknown> = { scope };
+    if (q.project !== '') {
+      filters.push('project = @project');
+      params.project = q.project;
+    }
+    if (q.result !== null) {
+      filters.push('result = @result');
+      params.result = q.result;
+    }
+    if (q.search !== '') {
+      filters.push('instr(url_lower, @search) > 0');
+      params.search = q.search.toLowerCase();
+    }
+    return { whereSql: filters.join(' AND '), params };
+  }
+
+  /**
+   * Reports per (project, result) matching the filters: the overview's numbers. Without a
+   * search the trigger-kept counts answer; with one, the matching rows are counted.
+   */
+  resultCounts(
+    scope: string,
+    q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
+  ): { project: string; result: string; n: number }[] {
+    const { whereSql, params } = this.filterSql(scope, q);
+    const sql =
+      q.search === ''
+        ? `SELECT project, result, sum(n) AS n FROM report_counts WHERE ${whereSql} GROUP BY project, result HAVING sum(n) > 0`
+        : `SELECT coalesce(project, '') AS project, coalesce(result, '') AS result, count(*) AS n
+           FROM reports WHERE ${whereSql} GROUP BY 1, 2`;
+    return this.statement(sql).all(params) as { project: string; result: string; n: number }[];
+  }
+
+  /**
+   * One page of the list, with the service's semantics (see report-service-api.md §4.1).
+   * The total comes first, from the cheapest exact source: the trigger-kept counts without a
+   * search, the trigram index alone with one. Then listPlan.ts picks how to read the page.
+   */
+  query(scope: string, q: NormalizedListQuery): CacheQueryResult {
+    const { whereSql, params } = this.filterSql(scope, q);
+    const search = q.search.toLowerCase();
+    // Fewer than 3 characters is below the trigram index's reach: those rows are checked one by one.
+    const trigramSearch = [...search].length >= 3;
+
+    // A search's matches: their number, and (for a trigram search, when a plan needs them)
+    // their rowids, found once and remembered while the database is unchanged.
+    const matches =
+      search === ''
+        ? null
+        : this.rememberedMatches([scope, search, q.project, q.result], () =>
+            trigramSearch
+              ? this.trigramMatches(scope, search, q)
+              : {
+                  total: (
+                    this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
+                      n: number;
+                    }
+                  ).n,
+                  match: null,
+                },
+          );
+    const total = matches ? matches.total : this.countedRows(scope, q.project, q.result);
+    const { leading } = walkIndexFor(q);
+    const rangeRows = this.countedRows(
+      scope,
+      leading === 'project' ? q.project : '',
+      leading === 'result' ? q.result : null,
+    );
+    const filteredRows = search === '' ? total : this.countedRows(scope, q.project, q.result);
+    const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
+
+    let rows: ReportRow[] = [];
+    if (plan.kind !== 'empty') {
+      const order = (direction: 'ASC' | 'DESC') =>
+        ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
+      const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
+      const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
+      const inMatches = 'rowid IN (SELECT value FROM json_each(@rowids))';
+      const source =
+        plan.kind === 'walk' && plan.search === 'trigram-set'
+          ? `reports INDEXED BY ${plan.index} WHERE ${whereSql.replace('instr(url_lower, @search) > 0', inMatches)}`
+          : plan.kind === 'walk'
+            ? `reports INDEXED BY ${plan.index} WHERE ${whereSql}`
+            : plan.kind === 'trigram'
+              ? `reports NOT INDEXED WHERE ${inMatches} AND ${whereSql}`
+              : `reports WHERE ${whereSql}`;
+      if (plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set')) {
+        if (matches) matches.rowids ??= this.trigramRowids(matches.match);
+        params.rowids = matches?.rowids ?? '[]';
+      }
+      // Order and skip on the narrow columns first; read the JSON records of this page only.
+      rows = this.statement(
+        `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
+           SELECT rowid FROM ${source} ORDER BY ${order(walked)} LIMIT @take OFFSET @skip
+         ) ORDER BY ${order(listed)}`,
+      ).all({ ...params, take: plan.take, skip: plan.skip }) as ReportRow[];
+    }
+
+    let oldest: string | null = null;
+    for (const row of rows) if (oldest === null || row.fetched_at < oldest) oldest = row.fetched_at;
+    return {
+      page: {
+        reports: rows.map(parseRecord),
+        page: q.page,
+        perPage: q.per_page,
+        total,
+        lastPage: Math.max(1, Math.ceil(total / q.per_page)),
+      },
+      fetchedAt: oldest,
+    };
+  }
+
+  /** Rows of the scope with these filters ('' and null: any), from the trigger-kept counts. */
+  countedRows(scope: string, project: string, result: string | null): number {
+    const where = ['scope = @scope'];
+    if (project !== '') where.push('project = @project');
+    if (result !== null) where.push('result = @result');
+    return (
+      this.statement(`SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE ${where.join(' AND ')}`).get({
+        scope,
+        ...(project !== '' ? { project } : {}),
+        ...(result !== null ? { result } : {}),
+      }) as { n: number }
+    ).n;
+  }
+
+  /**
+   * A search's matches, remembered while the database is unchanged: paging through a search
+   * or sorting it another way finds them once. Unchanged means no commit by another
+   * connection (PRAGMA data_version) and no row changed by this one (total_changes()).
+   */
+  private rememberedMatches(filters: readonly unknown[], find: () => SearchMatches): SearchMatches {
+    const version = `${this.db.pragma('data_version', { simple: true }) as number}/${
+      (this.statement('SELECT total_changes() AS n').get() as { n: number }).n
+    }`;
+    if (version !== this.matchesVersion) {
+      this.matches.clear();
+      this.matchesVersion = version;
+    }
+    const key = JSON.stringify(filters);
+    let found = this.matches.get(key);
+    if (found === undefined) {
+      found = find();
+      if (this.matches.size >= REMEMBERED_SEARCHES) this.matches.clear();
+      this.matches.set(key, found);
+    }
+    return found;
+  }
+
+  /**
+   * A search's matches, found in the trigram index alone (exact: see migrations/v3ListPlanner.ts), without
+   * reading a row.
+   */
+  private trigramMatches(scope: string, search: string, q: NormalizedListQuery): SearchMatches {
+    const match = this.trigramMatch(scope, search, q);
+    if (match === null) return { total: 0, match };
+    const total = (
+      this.statement('SELECT count(*) AS n FROM report_search WHERE report_search MATCH ?').get(match) as {
+        n: number;
+      }
+    ).n;
+    return { total, match };
+  }
+
+  /**
+   * The rowids matching a trigram query, as a JSON array for json_each. Asked only by the
+   * plans that need them (few matches, or a walk in URL order), not to count: a common word's
+   * hundreds of thousands of rowids would cost more than the count.
+   */
+  private trigramRowids(match: string | null): string {
+    if (match === null) return '[]';
+    const rowids = this.statement('SELECT rowid FROM report_search WHERE report_search MATCH ?')
+      .pluck()
+      .all(match) as number[];
+    return JSON.stringify(rowids);
+  }
+
+  /**
+   * The FTS5 query for a search and the filters; null when a filter's value is one no row has.
+   * The scope's key is left out while no other scope has rows (it would match every row).
+   */
+  private trigramMatch(scope: string, search: string, q: NormalizedListQuery): string | null {
+    const parts = [`url : "${search.replace(/"/g, '""')}"`];
+    const filters: ['r' | 'p' | 's', string][] = [];
+    if (q.project !== '') filters.push(['p', q.project]);
+    if (q.result !== null) filters.push(['r', q.result]);
+    const shared = this.statement(
+      'SELECT EXISTS (SELECT 1 FROM report_counts WHERE scope != ? AND n > 0) AS shared',
+    ).get(scope) as { shared: number };
+    if (shared.shared) filters.push(['s', scope]);
+    const column = { r: 'result_key', p: 'project_key', s: 'scope_key' };
+    for (const [kind, value] of filters) {
+      const row = this.statement('SELECT id FROM report_search_keys WHERE kind = ? AND value = ?').get(
+        kind,
+        value,
+      ) as { id: number } | undefined;
+      // A value no row ever had: nothing can match.
+      if (!row) return null;
+      // The same key as the triggers of migrations/v3ListPlanner.ts: one character, so one trigram.
+      parts.push(`${column[kind]} : "<${String.fromCodePoint(65536 + row.id)}>"`);
+    }
+    return parts.join(' AND ');
+  }
+
+  /** Distinct non-empty project names of the scope, sorted. */
+  projects(scope: string, limit = 500): string[] {
+    const rows = this.statement(
+      `SELECT project FROM report_counts WHERE scope = ? AND project != ''
+       GROUP BY project HAVING sum(n) > 0 ORDER BY project LIMIT ?`,
+    ).all(scope, limit) as { project: string }[];
+    return rows.map((row) => row.project);
+  }
+}
