@@ -20,10 +20,17 @@ const TARGETS = {
   'electron/core/profiles/profileStore.ts': [
     'tests/integration/profiles.test.ts',
     'tests/integration/profileStore.test.ts',
+    'tests/integration/profileStore-*.test.ts',
   ],
   'electron/core/cache/reportCache.ts': [
     'tests/integration/cache.test.ts',
     'tests/integration/reportCache.test.ts',
+    'tests/integration/reportCache-*.test.ts',
+    'tests/integration/cache-*.test.ts',
+  ],
+  'electron/core/cache/listPlan.ts': [
+    'tests/integration/cache-query-plan.test.ts',
+    'tests/integration/listPlan-*.test.ts',
   ],
   'electron/core/cache/fullSync.ts': ['tests/integration/sync.test.ts', 'tests/integration/fullSync.test.ts'],
 };
