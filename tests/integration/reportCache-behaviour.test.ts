@@ -107,9 +107,9 @@ describe('a full sync’s marks', () => {
 
   it('keeps an earlier mark when a report is written again with no sync running', () => {
     cache.putReports('p', generateReports(2), T1, 'sync-3');
-    cache.putReports('p', [{ ...generateReports(1)[0], result: 'changed' }], T2);
+    cache.putReports('p', [{ ...generateReports(1)[0], result: 'bad' }], T2);
     expect(cache.pruneUnseen('p', 'sync-3')).toBe(0);
-    expect(cache.getReport('p', '1')?.report.result).toBe('changed');
+    expect(cache.getReport('p', '1')?.report.result).toBe('bad');
   });
 
   it('re-stamps an unchanged report whose stored fetch time lies in the future', () => {
@@ -121,7 +121,7 @@ describe('a full sync’s marks', () => {
 });
 
 describe('the overview counts', () => {
-  const counts = (q: Partial<{ project: string; result: string | null; search: string }>) =>
+  const counts = (q: Partial<Parameters<ReportCache['resultCounts']>[1]>) =>
     cache
       .resultCounts('p', { project: '', result: null, search: '', ...q })
       .map(({ project, result, n }) => `${project}/${result}=${n}`)
