@@ -371,3 +371,68 @@ describe('files it does not understand', () => {
     expect(log()).toContain(aside);
   });
 });
+
+describe('more edges', () => {
+  it('closes a store that never watched nor changed anything', () => {
+    const store = new ProfileStore(file);
+    expect(store.list()).toEqual([]);
+    expect(() => store.close()).not.toThrow();
+    expect(() => store.close()).not.toThrow();
+  });
+
+  it('a lock that fails without an error code says "unknown error"', () => {
+    // better-sqlite3 refuses a negative busy time-out with a TypeError that has no code.
+    const { store, log } = loggedStore({ lockWaitMs: -1 });
+    const error = failureOf(() => store.add(input('Work')));
+    expect(error).toEqual({
+      kind: 'internal',
+      message: `The profiles could not be saved to ${file} (unknown error). Check that the disk has space and the folder is writable, then try again.`,
+    });
+    expect(log()).toMatch(/ERROR .*Locking the profiles failed\..*unknown error/);
+  });
+
+  it('does not retry nor log again a file it could neither read nor move aside, until it changes', () => {
+    // A folder (EISDIR on read) whose name leaves no room for the ".corrupt-<time>" suffix.
+    const longFile = join(dir, 'data', 'p'.repeat(240));
+    mkdirSync(longFile, { recursive: true });
+    const sink = memorySink();
+    const store = new ProfileStore(longFile, { logger: createLogger('test', sink) });
+    const errors = () => sink.lines.filter((line) => line.includes(' ERROR ')).length;
+    // Opening and the first read each try once (the constructor does not remember the file).
+    store.list();
+    const logged = errors();
+    expect(logged).toBeGreaterThan(0);
+    store.list();
+    store.activeId();
+    expect(failureOf(() => store.add(input('New'))).kind).toBe('internal');
+    expect(errors()).toBe(logged);
+  });
+
+  it('compares names by their lower case, so "Straße" and "STRASSE" are different names', () => {
+    const store = new ProfileStore(file);
+    store.add(input('Straße'));
+    expect(store.add(input('STRASSE')).name).toBe('STRASSE');
+    expect(store.findByName('strasse')?.name).toBe('STRASSE');
+    expect(store.findByName('STRAßE')?.name).toBe('Straße');
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'leaves no file handle open after reading and saving, however often (Linux: /proc/self/fd)',
+    () => {
+      const store = new ProfileStore(file);
+      const other = new ProfileStore(file);
+      store.add(input('Start'));
+      const openHandles = () => readdirSync('/proc/self/fd').length;
+      const before = openHandles();
+      for (let round = 0; round < 30; round++) {
+        other.update(store.list()[0].id, { baseUrl: `https://r${round}.example.com` });
+        // A read after another handle's save re-reads the file.
+        expect(store.list()[0].baseUrl).toBe(`https://r${round}.example.com`);
+      }
+      // A leak would be one handle per read or save (60 here); a few may come and go meanwhile.
+      expect(openHandles() - before).toBeLessThan(10);
+      store.close();
+      other.close();
+    },
+  );
+});
