@@ -29,8 +29,8 @@ const TARGETS = {
     'tests/integration/cache-*.test.ts',
   ],
   'electron/core/cache/listPlan.ts': [
+    'tests/unit/storage/listPlan*.test.ts',
     'tests/integration/cache-query-plan.test.ts',
-    'tests/integration/listPlan-*.test.ts',
   ],
   'electron/core/cache/fullSync.ts': ['tests/integration/sync.test.ts', 'tests/integration/fullSync.test.ts'],
 };
