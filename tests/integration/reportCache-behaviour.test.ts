@@ -5,7 +5,7 @@
  * SQLite files in a temp folder.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import {
   SYNC_ID_META,
 } from '../../electron/core/cache/reportCache';
 import { createLogger, memorySink } from '../../electron/core/log';
-import { normalizeListQuery, type ListQuery } from '../../shared/report';
+import { normalizeListQuery, type ListQuery, type Report } from '../../shared/report';
 import { generateReports } from '../fixtures/storage-reports';
 
 let dir: string;
@@ -311,5 +311,41 @@ describe('the file', () => {
     fix.pragma(`user_version = ${MIGRATIONS.length}`);
     fix.close();
     cache = ReportCache.open(file);
+  });
+});
+
+describe('more edges', () => {
+  it('keeps a damaged file aside under a dated name, says so in a warning', () => {
+    const sink = memorySink();
+    const file = join(dir, 'data', 'damaged.sqlite');
+    writeFileSync(file, 'not a database, only text that is long enough to look like a file of some size');
+    const fresh = ReportCache.open(file, { logger: createLogger('test', sink) });
+    try {
+      const aside = readdirSync(join(dir, 'data')).filter((name) =>
+        name.startsWith('damaged.sqlite.corrupt-'),
+      );
+      expect(aside).toHaveLength(1);
+      expect(aside[0]).toMatch(/^damaged\.sqlite\.corrupt-\d{4}-\d{2}-\d{2}T\d{9}Z$/);
+      expect(sink.lines.join('\n')).toMatch(
+        /WARN \[test:cache\] The cache file is damaged; keeping it aside and starting a new one\..*corrupt-.*SQLITE_NOTADB/,
+      );
+      fresh.putReports('p', generateReports(2), T1);
+      expect(fresh.integrityCheck()).toBe('ok');
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('stores a report without a url as one with an empty url', () => {
+    cache.putReports('p', [{ id: '1' } as unknown as Report, { id: '2', url: 'https://x.example' }], T1);
+    expect(cache.getReport('p', '1')?.report).toEqual({ id: '1' });
+    expect(ids('p', { sort_by: 'url' })).toEqual(['1', '2']);
+    expect(ids('p', { search: 'x.example' })).toEqual(['2']);
+  });
+
+  it('answers the ids it stored under, whatever the record says', () => {
+    cache.putReports('p', [{ id: 7, url: 'https://x.example' } as unknown as Report], T1);
+    expect(cache.getReport('p', '7')?.report.id).toBe('7');
+    expect(cache.query('p', normalizeListQuery({})).page.reports[0].id).toBe('7');
   });
 });
