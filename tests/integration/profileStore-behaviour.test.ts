@@ -223,6 +223,20 @@ describe('listeners', () => {
     expect(heard).toBe(2);
   });
 
+  it('hear a change by another handle through the folder watch, without a read', async () => {
+    const store = new ProfileStore(file);
+    store.add(input('Mine'));
+    let heard = 0;
+    store.onExternalChange(() => heard++);
+    store.watch();
+    try {
+      new ProfileStore(file).add(input('Theirs'));
+      await expect.poll(() => heard, { timeout: 10_000 }).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+
   it('watching a folder that does not exist logs a warning naming the error, and reads still work', () => {
     const { store, log } = loggedStore();
     store.watch();
