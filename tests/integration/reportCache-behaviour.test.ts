@@ -5,7 +5,7 @@
  * SQLite files in a temp folder.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -347,5 +347,66 @@ describe('more edges', () => {
     cache.putReports('p', [{ id: 7, url: 'https://x.example' } as unknown as Report], T1);
     expect(cache.getReport('p', '7')?.report.id).toBe('7');
     expect(cache.query('p', normalizeListQuery({})).page.reports[0].id).toBe('7');
+  });
+});
+
+describe('write-through, again', () => {
+  const inFile = (scope: string) => {
+    const other = ReportCache.open(cache.file);
+    try {
+      return other.status(scope).reportCount;
+    } finally {
+      other.close();
+    }
+  };
+  const nextTask = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('writes every later page on its own too, not only the first', async () => {
+    cache.putReportsSoon('p', generateReports(2), T1);
+    await nextTask();
+    expect(inFile('p')).toBe(2);
+    cache.putReportsSoon('p', generateReports(3, 3), T1);
+    await nextTask();
+    expect(inFile('p')).toBe(5);
+  });
+
+  it('is written before a transaction starts, so a rollback never takes a fetched page with it', () => {
+    cache.putReportsSoon('p', generateReports(2), T1);
+    expect(() =>
+      cache.transaction(() => {
+        cache.setMeta('p', 'k', 'v');
+        throw new Error('stop');
+      }),
+    ).toThrow('stop');
+    expect(cache.getMeta('p', 'k')).toBeNull();
+    expect(inFile('p')).toBe(2);
+  });
+});
+
+describe('the minute of an unchanged report', () => {
+  const at = (seconds: number) => new Date(Date.parse(T1) + seconds * 1000).toISOString();
+
+  it('keeps the fetch time of a report fetched again exactly a minute later, and moves it after', () => {
+    const [report] = generateReports(1);
+    cache.putReport('p', report, at(0));
+    cache.putReport('p', report, at(60));
+    expect(cache.getReport('p', '1')?.fetchedAt).toBe(at(0));
+    cache.putReport('p', report, at(61));
+    expect(cache.getReport('p', '1')?.fetchedAt).toBe(at(61));
+  });
+});
+
+describe('files of an earlier version', () => {
+  it.skipIf(process.platform === 'win32')('narrows an existing write-ahead log to 0600 when opening', () => {
+    cache.putReports('p', generateReports(1), T1);
+    // The WAL exists while this connection is open; an earlier version may have left it 0644.
+    chmodSync(cache.file + '-wal', 0o644);
+    const other = ReportCache.open(cache.file);
+    try {
+      expect(statSync(cache.file + '-wal').mode & 0o777).toBe(0o600);
+      expect(other.getReport('p', '1')).not.toBeNull();
+    } finally {
+      other.close();
+    }
   });
 });
