@@ -16,6 +16,7 @@ import {
   SYNC_ID_META,
 } from '../../electron/core/cache/reportCache';
 import { createLogger, memorySink } from '../../electron/core/log';
+import { AppFailure } from '../../shared/errors';
 import { normalizeListQuery, type ListQuery, type Report } from '../../shared/report';
 import { generateReports } from '../fixtures/storage-reports';
 
@@ -304,9 +305,17 @@ describe('the file', () => {
     const raw = new Database(file);
     raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     raw.close();
-    expect(() => ReportCache.open(file)).toThrow(
-      `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
-    );
+    let thrown: unknown;
+    try {
+      ReportCache.open(file).close();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AppFailure);
+    expect((thrown as AppFailure).error).toEqual({
+      kind: 'internal',
+      message: `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
+    });
     const fix = new Database(file);
     fix.pragma(`user_version = ${MIGRATIONS.length}`);
     fix.close();
@@ -341,6 +350,8 @@ describe('more edges', () => {
     expect(cache.getReport('p', '1')?.report).toEqual({ id: '1' });
     expect(ids('p', { sort_by: 'url' })).toEqual(['1', '2']);
     expect(ids('p', { search: 'x.example' })).toEqual(['2']);
+    // Nothing but the empty text stands in for the missing url.
+    expect(ids('p', { search: 'e' })).toEqual(['2']);
   });
 
   it('answers the ids it stored under, whatever the record says', () => {
@@ -401,12 +412,60 @@ describe('files of an earlier version', () => {
     cache.putReports('p', generateReports(1), T1);
     // The WAL exists while this connection is open; an earlier version may have left it 0644.
     chmodSync(cache.file + '-wal', 0o644);
+    chmodSync(cache.file + '-shm', 0o644);
     const other = ReportCache.open(cache.file);
     try {
       expect(statSync(cache.file + '-wal').mode & 0o777).toBe(0o600);
+      expect(statSync(cache.file + '-shm').mode & 0o777).toBe(0o600);
       expect(other.getReport('p', '1')).not.toBeNull();
     } finally {
       other.close();
     }
+  });
+});
+
+describe('and more', () => {
+  const at = (seconds: number) => new Date(Date.parse(T1) + seconds * 1000).toISOString();
+
+  it('leaves an unchanged report already marked by the running sync alone within the minute', () => {
+    cache.setMeta('p', SYNC_ID_META, 'sync-4');
+    const [report] = generateReports(1);
+    cache.putReport('p', report, at(0));
+    cache.putReport('p', report, at(30));
+    expect(cache.getReport('p', '1')?.fetchedAt).toBe(at(0));
+    expect(cache.pruneUnseen('p', 'sync-4')).toBe(0);
+  });
+
+  it('logs nothing while it is opened and used normally', async () => {
+    const sink = memorySink();
+    const quiet = ReportCache.open(join(dir, 'quiet.sqlite'), { logger: createLogger('test', sink) });
+    try {
+      quiet.putReportsSoon('p', generateReports(2), T1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(quiet.query('p', normalizeListQuery({ search: 'site' })).page.total).toBe(2);
+    } finally {
+      quiet.close();
+    }
+    expect(sink.lines).toEqual([]);
+  });
+
+  it('names the database error of a page it could not keep', async () => {
+    const sink = memorySink();
+    const logged = ReportCache.open(join(dir, 'logged.sqlite'), { logger: createLogger('test', sink) });
+    try {
+      // No scope: the NOT NULL constraint refuses the row.
+      logged.putReportsSoon(null as unknown as string, generateReports(1), T1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(sink.lines.join('\n')).toMatch(/Could not keep a fetched page.*SQLITE_CONSTRAINT/);
+    } finally {
+      logged.close();
+    }
+  });
+
+  it('refuses to be used once closed', () => {
+    cache.putReports('p', generateReports(1), T1);
+    cache.close();
+    expect(() => cache.getReport('p', '1')).toThrow(/not open/);
+    cache = ReportCache.open(cache.file);
   });
 });
