@@ -5,7 +5,7 @@
  * SQLite files in a temp folder.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -467,5 +467,30 @@ describe('and more', () => {
     cache.close();
     expect(() => cache.getReport('p', '1')).toThrow(/not open/);
     cache = ReportCache.open(cache.file);
+  });
+});
+
+describe('a damaged database (SQLITE_CORRUPT, not only a file that is no database)', () => {
+  it('is kept aside and a fresh cache is started', () => {
+    const file = join(dir, 'data', 'malformed.sqlite');
+    const raw = new Database(file);
+    raw.exec('CREATE TABLE t (a TEXT); CREATE TABLE u (b TEXT); CREATE INDEX ti ON t (a);');
+    raw.close();
+    // Overwrite the schema table's page header (page 1, after the 100-byte file header).
+    const bytes = readFileSync(file);
+    bytes.fill(0xff, 100, 120);
+    writeFileSync(file, bytes);
+    const sink = memorySink();
+    const fresh = ReportCache.open(file, { logger: createLogger('test', sink) });
+    try {
+      expect(sink.lines.join('\n')).toMatch(/The cache file is damaged.*SQLITE_CORRUPT/);
+      expect(
+        readdirSync(join(dir, 'data')).some((name) => name.startsWith('malformed.sqlite.corrupt-')),
+      ).toBe(true);
+      fresh.putReports('p', generateReports(1), T1);
+      expect(fresh.integrityCheck()).toBe('ok');
+    } finally {
+      fresh.close();
+    }
   });
 });
