@@ -494,3 +494,21 @@ describe('a damaged database (SQLITE_CORRUPT, not only a file that is no databas
     }
   });
 });
+
+describe('meta keys on disk', () => {
+  it('reads the last full sync time and an unfinished sync by the names stored in the file', () => {
+    cache.putReports('p', generateReports(2), T1);
+    const file = cache.file;
+    cache.close();
+    // What an earlier ReportDesk (or another process) wrote: the keys are part of the file format.
+    const raw = new Database(file);
+    raw
+      .prepare('INSERT INTO meta (scope, key, value) VALUES (?, ?, ?), (?, ?, ?)')
+      .run('p', 'last_full_sync_at', T2, 'p', 'sync_id', 'sync-on-disk');
+    raw.close();
+    cache = ReportCache.open(file);
+    expect(cache.status('p').lastFullSyncAt).toBe(T2);
+    expect(cache.getMeta('p', SYNC_ID_META)).toBe('sync-on-disk');
+    expect(cache.getMeta('p', LAST_FULL_SYNC_META)).toBe(T2);
+  });
+});
