@@ -436,6 +436,13 @@ describe('and more', () => {
     expect(cache.pruneUnseen('p', 'sync-4')).toBe(0);
   });
 
+  it('leaves an unchanged report marked by an earlier sync alone within the minute when no sync runs', () => {
+    const [report] = generateReports(1);
+    cache.putReports('p', [report], at(0), 'sync-5');
+    cache.putReport('p', report, at(30));
+    expect(cache.getReport('p', '1')?.fetchedAt).toBe(at(0));
+  });
+
   it('logs nothing while it is opened and used normally', async () => {
     const sink = memorySink();
     const quiet = ReportCache.open(join(dir, 'quiet.sqlite'), { logger: createLogger('test', sink) });
