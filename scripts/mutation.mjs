@@ -26,10 +26,18 @@ const TARGETS = {
   'electron/core/profiles/profileStore.ts': [
     'tests/integration/profiles.test.ts',
     'tests/integration/profileStore.test.ts',
+    'tests/integration/profileStoreBehaviour.test.ts',
   ],
   'electron/core/cache/reportCache.ts': [
     'tests/integration/cache.test.ts',
     'tests/integration/reportCache.test.ts',
+    'tests/integration/reportCacheBehaviour.test.ts',
+    'tests/integration/cacheWriteSoon.test.ts',
+    'tests/integration/cacheMigrations.test.ts',
+  ],
+  'electron/core/cache/listPlan.ts': [
+    'tests/unit/cache/listPlan.test.ts',
+    'tests/integration/cacheQueryPlan.test.ts',
   ],
   // The list query moved out of reportCache.ts (issue 15); the same tests guard it.
   'electron/core/cache/listQuery.ts': [

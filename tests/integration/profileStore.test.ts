@@ -151,7 +151,7 @@ describe('a profiles file that cannot be read', () => {
       }
       chmodSync(file, 0o000);
       chmodSync(join(dir, 'data'), 0o500);
-      const child = join(__dirname, '../fixtures/profiles-unreadable-child.ts');
+      const child = join(__dirname, '../fixtures/profilesUnreadableChild.ts');
       const args = ['--import', 'tsx', child, file, ...(asRoot ? ['65534'] : [])];
       let stdout: string;
       try {

@@ -32,7 +32,7 @@ function thrownBy(run: () => unknown): Error & { code?: string } {
 async function holdWriteLock(file: string) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(__dirname, '../fixtures/sqlite-lock-holder.ts'), file],
+    ['--import', 'tsx', join(__dirname, '../fixtures/sqliteLockHolder.ts'), file],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   await new Promise<void>((resolve, reject) => {
