@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { ProfileStore, profilesLockFile } from '../../electron/core/profiles/profileStore';
 import { AppFailure, type AppError } from '../../shared/errors';
+import { skipWhen } from '../helpers/skip';
 
 let dir: string;
 let file: string;
@@ -430,23 +431,25 @@ describe('more edges', () => {
     expect(store.findByName('STRAßE')?.name).toBe('Straße');
   });
 
-  it.skipIf(process.platform !== 'linux')(
-    'leaves no file handle open after reading and saving, however often (Linux: /proc/self/fd)',
-    () => {
-      const store = new ProfileStore(file);
-      const other = new ProfileStore(file);
-      store.add(input('Start'));
-      const openHandles = () => readdirSync('/proc/self/fd').length;
-      const before = openHandles();
-      for (let round = 0; round < 30; round++) {
-        other.update(store.list()[0].id, { baseUrl: `https://r${round}.example.com` });
-        // A read after another handle's save re-reads the file.
-        expect(store.list()[0].baseUrl).toBe(`https://r${round}.example.com`);
-      }
-      // A leak would be one handle per read or save (60 here); a few may come and go meanwhile.
-      expect(openHandles() - before).toBeLessThan(10);
-      store.close();
-      other.close();
-    },
-  );
+  it.skipIf(
+    skipWhen(
+      process.platform !== 'linux',
+      'open file handles are counted in /proc/self/fd, which only Linux has',
+    ),
+  )('leaves no file handle open after reading and saving, however often (Linux: /proc/self/fd)', () => {
+    const store = new ProfileStore(file);
+    const other = new ProfileStore(file);
+    store.add(input('Start'));
+    const openHandles = () => readdirSync('/proc/self/fd').length;
+    const before = openHandles();
+    for (let round = 0; round < 30; round++) {
+      other.update(store.list()[0].id, { baseUrl: `https://r${round}.example.com` });
+      // A read after another handle's save re-reads the file.
+      expect(store.list()[0].baseUrl).toBe(`https://r${round}.example.com`);
+    }
+    // A leak would be one handle per read or save (60 here); a few may come and go meanwhile.
+    expect(openHandles() - before).toBeLessThan(10);
+    store.close();
+    other.close();
+  });
 });

@@ -19,6 +19,7 @@ import { createLogger, memorySink } from '../../electron/core/log';
 import { AppFailure } from '../../shared/errors';
 import { normalizeListQuery, type ListQuery, type Report } from '../../shared/report';
 import { generateReports } from '../fixtures/generatedReports';
+import { skipWhen } from '../helpers/skip';
 
 let dir: string;
 let cache: ReportCache;
@@ -278,7 +279,7 @@ describe('write-through', () => {
 });
 
 describe('the file', () => {
-  it.skipIf(process.platform === 'win32')(
+  it.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Windows'))(
     'is private: the folder 0700, the database and its WAL 0600',
     () => {
       cache.putReports('p', generateReports(1), T1);
@@ -408,20 +409,23 @@ describe('the minute of an unchanged report', () => {
 });
 
 describe('files of an earlier version', () => {
-  it.skipIf(process.platform === 'win32')('narrows an existing write-ahead log to 0600 when opening', () => {
-    cache.putReports('p', generateReports(1), T1);
-    // The WAL exists while this connection is open; an earlier version may have left it 0644.
-    chmodSync(cache.file + '-wal', 0o644);
-    chmodSync(cache.file + '-shm', 0o644);
-    const other = ReportCache.open(cache.file);
-    try {
-      expect(statSync(cache.file + '-wal').mode & 0o777).toBe(0o600);
-      expect(statSync(cache.file + '-shm').mode & 0o777).toBe(0o600);
-      expect(other.getReport('p', '1')).not.toBeNull();
-    } finally {
-      other.close();
-    }
-  });
+  it.skipIf(skipWhen(process.platform === 'win32', 'no POSIX modes on Windows'))(
+    'narrows an existing write-ahead log to 0600 when opening',
+    () => {
+      cache.putReports('p', generateReports(1), T1);
+      // The WAL exists while this connection is open; an earlier version may have left it 0644.
+      chmodSync(cache.file + '-wal', 0o644);
+      chmodSync(cache.file + '-shm', 0o644);
+      const other = ReportCache.open(cache.file);
+      try {
+        expect(statSync(cache.file + '-wal').mode & 0o777).toBe(0o600);
+        expect(statSync(cache.file + '-shm').mode & 0o777).toBe(0o600);
+        expect(other.getReport('p', '1')).not.toBeNull();
+      } finally {
+        other.close();
+      }
+    },
+  );
 });
 
 describe('and more', () => {
