@@ -9,14 +9,12 @@ import {
   chmodSync,
   chownSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,21 +23,14 @@ import { ProfileStore, profilesLockFile } from '../../electron/core/profiles/pro
 import type { AppError } from '../../shared/errors';
 import { skipWhen } from '../helpers/skip';
 import { failureOf } from '../helpers/failures';
+import { profileInput, tempProfilesFile } from '../helpers/profilesFile';
 
 let dir: string;
 let file: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'report-desk-profilestore-'));
-  file = join(dir, 'data', 'profiles.json');
-});
+beforeEach(() => ({ dir, file } = tempProfilesFile('report-desk-profilestore-')));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const input = (name: string) => ({
-  name,
-  baseUrl: 'https://reports.example.com',
-  allowInsecureHttp: false,
-  demo: false,
-});
+const input = profileInput;
 
 const asideFiles = () =>
   readdirSync(join(dir, 'data')).filter((name) => name.startsWith('profiles.json.corrupt-'));

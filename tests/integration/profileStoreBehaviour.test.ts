@@ -3,8 +3,7 @@
  * ids, copies handed out, the key-change mark, no-op changes, listeners, the lock's failures,
  * the files it refuses and the sentences it says. Real files in a temp folder, real SQLite lock.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,21 +11,14 @@ import { createLogger, memorySink } from '../../electron/core/log';
 import { ProfileStore, profilesLockFile } from '../../electron/core/profiles/profileStore';
 import { AppFailure, type AppError } from '../../shared/errors';
 import { skipWhen } from '../helpers/skip';
+import { profileInput, tempProfilesFile } from '../helpers/profilesFile';
 
 let dir: string;
 let file: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'report-desk-profilestore-b-'));
-  file = join(dir, 'data', 'profiles.json');
-});
+beforeEach(() => ({ dir, file } = tempProfilesFile('report-desk-profilestore-b-')));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const input = (name: string) => ({
-  name,
-  baseUrl: 'https://reports.example.com',
-  allowInsecureHttp: false,
-  demo: false,
-});
+const input = profileInput;
 
 function failureOf(run: () => unknown): AppError {
   try {

@@ -1,26 +1,18 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../../electron/core/log';
 import Database from 'better-sqlite3';
 import { ProfileStore, profilesLockFile } from '../../electron/core/profiles/profileStore';
 import { failureOf } from '../helpers/failures';
+import { profileInput, tempProfilesFile } from '../helpers/profilesFile';
 
 let dir: string;
 let file: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'report-desk-profiles-'));
-  file = join(dir, 'data', 'profiles.json');
-});
+beforeEach(() => ({ dir, file } = tempProfilesFile('report-desk-profiles-')));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const input = (name: string) => ({
-  name,
-  baseUrl: 'https://reports.example.com',
-  allowInsecureHttp: false,
-  demo: false,
-});
+const input = profileInput;
 
 describe('ProfileStore', () => {
   it('persists profiles in creation order across instances, in the documented format', () => {
