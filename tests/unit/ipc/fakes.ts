@@ -1,7 +1,12 @@
 /** Fakes for the IPC tests: an ipcMain made of a Map. Contract handlers: tests/helpers/fakeHandlers. */
 import type { IpcInvokeEventLike, IpcMainLike } from '../../../electron/core/ipc/bindContract';
 
-/** Electron's IPC serialization: structuredClone, with Electron's error for what cannot be cloned. */
+/**
+ * Electron's IPC serialization: "Arguments will be serialized with the Structured Clone
+ * Algorithm … Sending Functions, Promises, Symbols, WeakMaps, or WeakSets will throw an
+ * exception" (https://www.electronjs.org/docs/latest/api/ipc-renderer#ipcrendererinvokechannel-args,
+ * and the same for ipcMain.handle replies and webContents.send), with Electron's message.
+ */
 export function crossProcess<T>(value: T): T {
   try {
     return structuredClone(value);
