@@ -3,7 +3,9 @@
 # than 24 (Node 20 is end of life; the electron package itself needs 22.12) is replaced by
 # Node 24 LTS installed from the npm registry into .tools/node24.
 #   ensure_project_node   installs it when needed (setup.sh)
-#   use_project_node      exports PATH and npm_config_nodedir when it is installed
+#   use_project_node      puts it first on PATH when it is installed; with --headers also points
+#                         npm_config_nodedir at its headers (only set-up builds native modules,
+#                         and npm 11 warns about that variable on every other npm call)
 #
 # The registry's `node` package only runs a preinstall script that installs node-<os>-<arch>
 # (the official release tarball: bin/node and include/node) with --no-save, so a later npm run in
@@ -39,7 +41,7 @@ use_project_node() {
       export PATH="$dir/bin:$PATH"
       # npm passes npm_config_* to node-gyp: build native modules against these headers, not
       # against another Node's (a user's .npmrc may set nodedir=/usr, the system Node's).
-      export npm_config_nodedir="$dir"
+      [[ ${1:-} == --headers ]] && export npm_config_nodedir="$dir"
       return 0
     fi
   done
@@ -47,7 +49,7 @@ use_project_node() {
 }
 
 ensure_project_node() {
-  use_project_node || true
+  use_project_node --headers || true
   node_is_recent && return 0
   local package
   package=$(node_tool_package) || {
@@ -56,7 +58,7 @@ ensure_project_node() {
   }
   echo "setup: Node $(node -v 2>/dev/null || echo none) is older than 24; installing Node 24 LTS ($package) into .tools/node24"
   npm install --prefix "$NODE_TOOL_DIR" --no-audit --no-fund --loglevel=error "$package@24"
-  use_project_node || true
+  use_project_node --headers || true
   node_is_recent || {
     echo "setup: Node 24 could not be installed into .tools/node24; install Node 24 and run again" >&2
     return 1

