@@ -6,13 +6,15 @@
  */
 import type Database from 'better-sqlite3';
 import type { NormalizedListQuery, ReportPage } from '../../../shared/report';
-import { choosePlan, walkIndexFor } from './listPlan';
+import { choosePlan, walkIndexFor, type ListPlan } from './listPlan';
 import { parseRecord, type ReportRow } from './records';
 
 export interface CacheQueryResult {
   page: ReportPage;
   /** The OLDEST fetched_at among the returned rows (the age of what is shown); null when no rows. */
   fetchedAt: string | null;
+  /** How the page was read (for the planner's tests and benchmarks; never sent to the renderer). */
+  plan: ListPlan;
 }
 
 const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
@@ -164,6 +166,7 @@ export class ListQuery {
         lastPage: Math.max(1, Math.ceil(total / q.per_page)),
       },
       fetchedAt: oldest,
+      plan,
     };
   }
 
