@@ -10,6 +10,7 @@
 import { AppFailure, appError } from '../../shared/errors';
 import { normalizeBaseUrl } from '../core/api/baseUrl';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
+import { errorCode } from '../core/errorCode';
 import { KeytarKeyStore } from '../core/keys/keyStore';
 import { createLogger, registerSecret } from '../core/log';
 import type { StoredProfile } from '../core/profiles/profileStore';
@@ -159,7 +160,7 @@ export class CliSession {
       return services;
     } catch (thrown) {
       if (thrown instanceof AppFailure) throw thrown;
-      const code = (thrown as NodeJS.ErrnoException).code ?? 'unknown error';
+      const code = errorCode(thrown);
       throw new AppFailure(
         appError(
           'internal',

@@ -5,12 +5,13 @@
  */
 import { AppFailure, appError } from '../../../shared/errors';
 import { writeFileAtomic } from '../atomicWrite';
+import { errorCode } from '../errorCode';
 
 export function writeExportFile(path: string, content: string): void {
   try {
     writeFileAtomic(path, content);
   } catch (thrown) {
-    const code = (thrown as NodeJS.ErrnoException).code ?? 'unknown error';
+    const code = errorCode(thrown);
     throw new AppFailure(
       appError(
         'invalid_input',

@@ -28,6 +28,7 @@ import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
 import { writeFileAtomic } from '../atomicWrite';
+import { errorCode } from '../errorCode';
 import { silentLogger, type Logger } from '../log';
 import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 import { ProfilesLock } from './profilesLock';
@@ -312,7 +313,7 @@ export class ProfileStore {
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      this.setAside(`it could not be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+      this.setAside(`it could not be read (${errorCode(error)})`);
       return;
     }
     let parsed: ReturnType<typeof ProfilesFileSchema.safeParse>;
@@ -346,7 +347,7 @@ export class ProfileStore {
         { aside },
       );
     } catch (error) {
-      this.unreadableFileProblem = `The profiles file ${this.file} could not be used because ${reason}, and it could not be moved aside (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}). Check the permissions of that folder, then restart ReportDesk.`;
+      this.unreadableFileProblem = `The profiles file ${this.file} could not be used because ${reason}, and it could not be moved aside (${errorCode(error)}). Check the permissions of that folder, then restart ReportDesk.`;
       this.logger.error(this.unreadableFileProblem);
     }
   }
@@ -361,7 +362,7 @@ export class ProfileStore {
       throw new AppFailure(
         appError(
           'internal',
-          `The profiles could not be saved to ${this.file} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}). Check that the disk has space and the folder is writable, then try again.`,
+          `The profiles could not be saved to ${this.file} (${errorCode(error)}). Check that the disk has space and the folder is writable, then try again.`,
         ),
       );
     }

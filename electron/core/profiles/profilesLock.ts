@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AppFailure, appError } from '../../../shared/errors';
 import type { Logger } from '../log';
+import { errorCode } from '../errorCode';
 import { ensurePrivateFile } from '../privateFiles';
 
 /** How long a change waits for another process's change to finish before giving up. */
@@ -55,7 +56,7 @@ export class ProfilesLock {
 
   private failure(error: unknown): AppFailure {
     if (error instanceof AppFailure) return error;
-    const code = (error as { code?: string }).code ?? 'unknown error';
+    const code = errorCode(error);
     this.logger.error('Locking the profiles failed.', { code });
     if (code === 'SQLITE_BUSY') {
       return new AppFailure(
