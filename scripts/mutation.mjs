@@ -38,12 +38,15 @@ const TARGETS = {
   'electron/core/cache/listPlan.ts': [
     'tests/unit/cache/listPlan.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
+    'tests/integration/listQueryReads.test.ts',
   ],
   // The list query moved out of reportCache.ts (issue 15); the same tests guard it.
   'electron/core/cache/listQuery.ts': [
     'tests/integration/cache.test.ts',
     'tests/integration/reportCache.test.ts',
+    'tests/integration/reportCacheBehaviour.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
+    'tests/integration/listQueryReads.test.ts',
   ],
   'electron/core/cache/fullSync.ts': ['tests/integration/sync.test.ts'],
 };

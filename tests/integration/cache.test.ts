@@ -146,6 +146,7 @@ describe('ReportCache', () => {
     expect(empty).toEqual({
       page: { reports: [], page: 1, perPage: 10, total: 0, lastPage: 1 },
       fetchedAt: null,
+      plan: { kind: 'empty' },
     });
   });
 

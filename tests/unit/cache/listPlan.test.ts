@@ -44,6 +44,81 @@ describe('choosePlan', () => {
     });
   });
 
+  it('reads from the end that is nearer the page: never more index entries than from the other end', () => {
+    for (const per_page of [10, 25] as const)
+      for (let total = 1; total <= 120; total++)
+        for (let page = 1; (page - 1) * per_page < total; page++) {
+          const plan = plain(q({ page, per_page }), total);
+          if (plan.kind !== 'walk') throw new Error(`expected a walk, got ${plan.kind}`);
+          const offset = (page - 1) * per_page;
+          const forwards = offset + per_page;
+          const backwards = total - offset;
+          const chosen = plan.skip + plan.take;
+          // The same rows either way: the page's rows that exist.
+          expect({ total, page, per_page, take: plan.take }).toEqual({
+            total,
+            page,
+            per_page,
+            take: Math.min(per_page, total - offset),
+          });
+          expect({ total, page, per_page, chosen }).toEqual({
+            total,
+            page,
+            per_page,
+            chosen: Math.min(forwards, backwards),
+          });
+        }
+  });
+
+  it('walks to a page of a common filter, and sorts the rows of a rare one', () => {
+    const filtered = (page: number, total: number) =>
+      choosePlan({
+        q: q({ project: 'shop', sort_by: 'url', page }),
+        total,
+        rangeRows: 100_000,
+        filteredRows: total,
+        trigramSearch: false,
+      });
+    // A project with 1% of 100,000 rows, page 10: ~1,000 index steps beat sorting its 1,000 rows.
+    expect(filtered(10, 1_000)).toMatchObject({ kind: 'walk', index: 'reports_by_url', search: 'row' });
+    // A project with 0.1%: walking to its first ten would step over ~10,000 entries.
+    expect(filtered(1, 100)).toEqual({ kind: 'filter-then-sort', skip: 0, take: 10 });
+  });
+
+  it('weighs collecting a search’s matches against walking the order with their set', () => {
+    // 1,000 matches in URL order (where a walk never reads rows to find them).
+    const inUrlOrder = (page: number, per_page: 10 | 25, rangeRows: number) =>
+      choosePlan({
+        q: q({ search: 'shop', sort_by: 'url', page, per_page }),
+        total: 1_000,
+        rangeRows,
+        filteredRows: rangeRows,
+        trigramSearch: true,
+      });
+    // Page 3 among 1,000,000 rows: ~3,000 index steps to reach it cost more than sorting 1,000 rows.
+    expect(inUrlOrder(3, 10, 1_000_000)).toEqual({ kind: 'trigram', skip: 20, take: 10 });
+    // The first 25 among 700,000 rows: ~1,750 steps, less than collecting and sorting.
+    expect(inUrlOrder(1, 25, 700_000)).toMatchObject({ kind: 'walk', search: 'trigram-set' });
+  });
+
+  it('walks the index whose order is the list’s, led by the filter it can narrow to', () => {
+    const cases = [
+      [{}, 'reports_by_id', null],
+      [{ project: 'shop' }, 'reports_by_project', 'project'],
+      [{ result: 'bad' }, 'reports_by_result', 'result'],
+      [{ project: 'shop', result: 'bad' }, 'reports_by_project', 'project'],
+      [{ sort_by: 'result' }, 'reports_by_result', null],
+      [{ sort_by: 'result', result: 'bad' }, 'reports_by_result', 'result'],
+      [{ sort_by: 'result', project: 'shop' }, 'reports_by_result', null],
+      [{ sort_by: 'generated_at' }, 'reports_by_generated_at', null],
+      [{ sort_by: 'generated_at', result: 'bad', project: 'shop' }, 'reports_by_generated_at', null],
+      [{ sort_by: 'url' }, 'reports_by_url', null],
+      [{ sort_by: 'url', result: 'bad' }, 'reports_by_url', null],
+    ] as const;
+    for (const [change, index, leading] of cases)
+      expect({ change, walk: walkIndexFor(q(change)) }).toEqual({ change, walk: { index, leading } });
+  });
+
   it('walks the filter’s own index when sorting by id within a project or a result', () => {
     expect(walkIndexFor(q({ project: 'shop' }))).toEqual({ index: 'reports_by_project', leading: 'project' });
     expect(walkIndexFor(q({ result: 'bad' }))).toEqual({ index: 'reports_by_result', leading: 'result' });
