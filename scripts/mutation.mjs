@@ -45,7 +45,10 @@ const TARGETS = {
     'tests/integration/reportCache.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
   ],
-  'electron/core/cache/fullSync.ts': ['tests/integration/sync.test.ts', 'tests/integration/fullSyncBehaviour.test.ts'],
+  'electron/core/cache/fullSync.ts': [
+    'tests/integration/sync.test.ts',
+    'tests/integration/fullSyncBehaviour.test.ts',
+  ],
 };
 
 const requested = process.argv.slice(2);

@@ -58,6 +58,20 @@ const abortedWithin = (signal: AbortSignal, ms: number) =>
   });
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Lets vitest's fake clock (installed by the test) run every timer until `run` settles. */
+async function settleOnFakeClock<T>(run: Promise<T>): Promise<T> {
+  let settled = false;
+  run.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!settled) {
+    await vi.advanceTimersToNextTimerAsync();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return run;
+}
+
 /** Syncs a listing (cached STALE first) and tells whether the sync pruned. */
 async function syncListing(reports: Report[], edit?: (page: ReportPage) => ReportPage) {
   cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
@@ -78,6 +92,11 @@ describe('ids must rise in the order the cache keeps them (numbers first, then t
     expect(staleKept()).toBe(false);
   });
 
+  it('a listing that starts at id 0 is consistent', async () => {
+    const { summary } = await syncListing(withIds(numbered(0, 149)));
+    expect(summary).toMatchObject({ fetched: 150, pruned: true, removed: 1 });
+  });
+
   it('a listing of text ids only is consistent too', async () => {
     const ids = Array.from({ length: 120 }, (_, i) => `alpha-${String(i).padStart(3, '0')}`);
     const { summary } = await syncListing(withIds(ids));
@@ -96,11 +115,19 @@ describe('ids must rise in the order the cache keeps them (numbers first, then t
     ['a number after text ids', [...numbered(1, 100), 'abc', '200']],
     ['text ids going down', [...numbered(1, 100), 'b', 'a']],
     ['ids going down by number (99 after 100), though not by text', [...numbered(1, 100), '99', '101']],
-    ['long ids tying as numbers going down by their text', [...numbered(1, 100), '1000000000000000002', '1000000000000000001']],
+    [
+      'long ids tying as numbers going down by their text',
+      [...numbered(1, 100), '1000000000000000002', '1000000000000000001'],
+    ],
   ];
   it.each(moved)('%s: the listing moved, so nothing is removed', async (_name, ids) => {
     const { summary, phases } = await syncListing(withIds(ids));
-    expect(summary).toMatchObject({ fetched: ids.length, pruned: false, removed: 0, reason: 'listing_changed' });
+    expect(summary).toMatchObject({
+      fetched: ids.length,
+      pruned: false,
+      removed: 0,
+      reason: 'listing_changed',
+    });
     expect(staleKept()).toBe(true);
     expect(phases).not.toContain('pruning');
   });
@@ -209,6 +236,47 @@ describe('a resumed sync carries on from its earlier passes', () => {
 });
 
 describe('the lease renewal timer', () => {
+  it.each([
+    [3_000, 1_000],
+    [90, 50],
+  ])(
+    'a lease of %i ms is renewed every %i ms (a third of it, at least 50 ms apart), each time for a full lease',
+    async (leaseMs, every) => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+      const reports = generateReports(300);
+      const seen: { at: number; expiresAt: number }[] = [];
+      const summary = await settleOnFakeClock(
+        runFullSync({
+          cache,
+          scope: 'p',
+          leaseMs,
+          fetchPage: async (page) => {
+            if (page === 2) {
+              // A slow page: only the timer renews the claim while it is in flight.
+              const start = Date.now();
+              const look = () =>
+                seen.push({ at: Date.now() - start, expiresAt: cache.syncLease('p')!.expiresAt - start });
+              look();
+              for (const wait of [every - 1, 1, every - 1, 1]) {
+                await tick(wait);
+                look();
+              }
+            }
+            return pageOf(reports, page);
+          },
+        }),
+      );
+      expect(seen).toEqual([
+        { at: 0, expiresAt: leaseMs },
+        { at: every - 1, expiresAt: leaseMs },
+        { at: every, expiresAt: every + leaseMs },
+        { at: 2 * every - 1, expiresAt: every + leaseMs },
+        { at: 2 * every, expiresAt: 2 * every + leaseMs },
+      ]);
+      expect(summary).toMatchObject({ fetched: 300, pruned: true });
+    },
+  );
+
   it('renews the claim while a slow page is in flight: a second sync is still refused past the first expiry', async () => {
     const reports = generateReports(300);
     const leaseMs = 600;
@@ -223,7 +291,9 @@ describe('the lease renewal timer', () => {
           // Wait past the claim's expiry as it stood: only the timer (every leaseMs / 3) can
           // have kept it.
           while (Date.now() <= firstExpiry + 100) await tick(20);
-          second = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) }).catch((e: unknown) => e);
+          second = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) }).catch(
+            (e: unknown) => e,
+          );
         }
         return pageOf(reports, page);
       },
@@ -294,7 +364,11 @@ describe('the lease renewal timer', () => {
 
 describe('a 429 during a sync', () => {
   const rateLimited = (retryAfterSeconds?: number) =>
-    new AppFailure(appError('rate_limited', 'The Report Service is receiving too many requests (HTTP 429).', { retryAfterSeconds }));
+    new AppFailure(
+      appError('rate_limited', 'The Report Service is receiving too many requests (HTTP 429).', {
+        retryAfterSeconds,
+      }),
+    );
 
   /**
    * Runs the sync on vitest's fake clock (setTimeout and Date), letting every wait pass at
@@ -310,7 +384,6 @@ describe('a 429 during a sync', () => {
     const asks: { page: number; at: number; inFlight: number }[] = [];
     let inFlight = 0;
     const phases: string[] = [];
-    let settled = false;
     const run = runFullSync({
       cache,
       scope: 'p',
@@ -335,12 +408,7 @@ describe('a 429 during a sync', () => {
       (summary) => ({ summary, error: null }),
       (error: unknown) => ({ summary: null, error }),
     );
-    void run.finally(() => (settled = true));
-    while (!settled) {
-      await vi.advanceTimersToNextTimerAsync();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    const outcome = await run;
+    const outcome = await settleOnFakeClock(run);
     vi.useRealTimers();
     const waits = (page: number) => {
       const times = asks.filter((a) => a.page === page).map((a) => a.at);
@@ -402,9 +470,7 @@ describe('a 429 during a sync', () => {
 
   it('any other failure is not asked again', async () => {
     const broken = new Error('socket hang up');
-    const { error, asks } = await onFakeClock(generateReports(300), (page) =>
-      page === 2 ? broken : null,
-    );
+    const { error, asks } = await onFakeClock(generateReports(300), (page) => (page === 2 ? broken : null));
     expect(error).toBe(broken);
     expect(asks.filter((a) => a.page === 2)).toHaveLength(1);
   });
@@ -430,7 +496,10 @@ describe('a 429 during a sync', () => {
           cache,
           scope: 'p',
           fetchPage: (page, signal) =>
-            client.listReports({ per_page: 100, sort_by: 'id', sort: 'asc', page }, { signal, retryRateLimited: false }),
+            client.listReports(
+              { per_page: 100, sort_by: 'id', sort: 'asc', page },
+              { signal, retryRateLimited: false },
+            ),
         }).then(
           (summary) => ({ summary, error: null }),
           (error: unknown) => ({ summary: null, error }),
