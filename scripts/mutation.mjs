@@ -48,7 +48,10 @@ const TARGETS = {
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
   ],
-  'electron/core/cache/fullSync.ts': ['tests/integration/sync.test.ts'],
+  'electron/core/cache/fullSync.ts': [
+    'tests/integration/sync.test.ts',
+    'tests/integration/fullSyncBehaviour.test.ts',
+  ],
 };
 
 const requested = process.argv.slice(2);
