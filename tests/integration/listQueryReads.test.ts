@@ -137,6 +137,19 @@ describe('the list query’s reads', () => {
               seen.add(plan.kind);
               const pageReads = ran.filter(isPageRead);
               const context = { search, project, result, sort_by, page, plan };
+              const asksMatches =
+                plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set');
+              // Without a search the total is the trigger-kept counts: no row is counted. A plan
+              // that does not ask the trigram index's matches never collects their rowids.
+              const work = {
+                counted: count('SELECT count(*)'),
+                rowidsCollected: count('SELECT rowid FROM report_search'),
+              };
+              if (search === '' || !asksMatches)
+                expect({ context, work }).toEqual({
+                  context,
+                  work: { counted: search === '' ? 0 : work.counted, rowidsCollected: 0 },
+                });
               if (plan.kind === 'empty') {
                 // Nothing to read: the page is past the last match.
                 expect({ ...context, pageReads: pageReads.length }).toEqual({ ...context, pageReads: 0 });
@@ -208,5 +221,39 @@ describe('the list query’s reads', () => {
     expect(counted(words[16])).toBe(1);
     expect(counted(words[0])).toBe(1);
     expect(counted(words[16])).toBe(0);
+  });
+
+  it('counts the overview without a search from the trigger-kept counts, never reading a report row', () => {
+    for (const project of ['', DEMO_PROJECTS[0]])
+      for (const result of [null, 'bad'] as const) {
+        ran.length = 0;
+        const counts = list.resultCounts(SCOPE, { project, result, search: '' });
+        expect(counts.length).toBeGreaterThan(0);
+        const steps = (
+          db.prepare(`EXPLAIN QUERY PLAN ${ran[0].sql}`).all(...ran[0].args) as { detail: string }[]
+        )
+          .map((step) => step.detail)
+          .join(' | ');
+        expect({ project, result, steps }).toEqual({
+          project,
+          result,
+          steps: expect.not.stringMatching(/\b(SCAN|SEARCH) reports\b/) as string,
+        });
+      }
+  });
+
+  it('leaves the scope out of a search while the file holds one scope, and puts it in once it holds two', () => {
+    const searchedWith = () => {
+      forgetSearches();
+      query({ search: 'contoso' });
+      const counting = ran.find((run) => run.sql.startsWith('SELECT count(*) AS n FROM report_search'));
+      return String(counting?.args[0]);
+    };
+    expect(searchedWith()).not.toContain('scope_key');
+    const alone = query({ search: 'contoso' }).page.total;
+    cache.putReport('other', { id: '1', url: 'https://contoso.example/other', result: 'good' }, FETCHED_AT);
+    expect(searchedWith()).toContain('scope_key');
+    // The other scope's report is never part of this scope's answer.
+    expect(query({ search: 'contoso' }).page.total).toBe(alone);
   });
 });

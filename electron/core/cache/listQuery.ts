@@ -143,10 +143,9 @@ export class ListQuery {
             : plan.kind === 'trigram'
               ? `reports NOT INDEXED WHERE ${inMatches} AND ${whereSql}`
               : `reports WHERE ${whereSql}`;
-      if (plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set')) {
-        if (matches) matches.rowids ??= this.trigramRowids(matches.match);
-        params.rowids = matches?.rowids ?? '[]';
-      }
+      const usesMatches = plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set');
+      // Only a trigram search with matches gets those plans (choosePlan), so its query is known.
+      if (usesMatches && matches?.match) params.rowids = matches.rowids ??= this.trigramRowids(matches.match);
       // Order and skip on the narrow columns first; read the JSON records of this page only.
       rows = this.statement(
         `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
@@ -227,8 +226,7 @@ export class ListQuery {
    * plans that need them (few matches, or a walk in URL order), not to count: a common word's
    * hundreds of thousands of rowids would cost more than the count.
    */
-  private trigramRowids(match: string | null): string {
-    if (match === null) return '[]';
+  private trigramRowids(match: string): string {
     const rowids = this.statement('SELECT rowid FROM report_search WHERE report_search MATCH ?')
       .pluck()
       .all(match) as number[];
@@ -259,6 +257,7 @@ export class ListQuery {
       // The same key as the triggers of migrations/v3ListPlanner.ts: one character, so one trigram.
       parts.push(`${column[kind]} : "<${String.fromCodePoint(65536 + row.id)}>"`);
     }
+    // Stryker disable next-line StringLiteral: FTS5 reads phrases side by side as AND, and each part after the first starts with its column's name
     return parts.join(' AND ');
   }
 
