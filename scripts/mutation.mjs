@@ -16,7 +16,11 @@ const TARGETS = {
   // The base-URL rules live in shared/ (the forms use them too); core/api/baseUrl.ts wraps them.
   'shared/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts'],
   'electron/core/api/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts'],
-  'electron/core/api/responses.ts': ['tests/unit/api/responses.test.ts', 'tests/integration/client.test.ts'],
+  'electron/core/api/responses.ts': [
+    'tests/unit/api/responses.test.ts',
+    'tests/unit/api/responsesFastPath.test.ts',
+    'tests/integration/client.test.ts',
+  ],
   'electron/core/api/client.ts': [
     'tests/integration/client.test.ts',
     'tests/integration/clientEdges.test.ts',

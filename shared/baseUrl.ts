@@ -47,7 +47,9 @@ export function checkBaseUrl(raw: string, allowInsecureHttp: boolean): BaseUrlCh
     return refused(`The base URL is not a valid address. Check it for typos, for example ${EXAMPLE}.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return refused('The base URL must start with https:// (or http:// for this computer).');
+    return refused(
+      `The base URL must start with https:// (or http:// for this computer), for example ${EXAMPLE}.`,
+    );
   }
   // Stryker disable next-line all: unreachable for http(s) (WHATWG URL refuses them without a host); kept as a guard.
   if (url.hostname === '') return refused(`The base URL needs a host name, for example ${EXAMPLE}.`);

@@ -69,6 +69,11 @@ describe('normalizeBaseUrl', () => {
     expect(error.message).toMatch(/\.$/);
   });
 
+  it('shows a well-formed base URL when the scheme or the address is wrong', () => {
+    for (const raw of ['reports.example.com', 'ftp://reports.example.com', 'https://'])
+      expect(failureOf(raw).message).toMatch(/, for example https:\/\/reports\.example\.com\.$/);
+  });
+
   it('never echoes credentials pasted into the URL', () => {
     expect(failureOf('https://user:hunter2-secret@reports.example.com').message).not.toContain('hunter2');
   });

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseJsonBody, toAccount, toReport, toReportPage } from '../../../electron/core/api/responses';
+import { registerSecret } from '../../../electron/core/log';
 import { failureOf } from '../../helpers/failures';
 
 const REQUESTED = { page: 4, perPage: 25 };
@@ -201,5 +202,48 @@ describe('toAccount', () => {
     const error = failureOf(() => toAccount(body, 200));
     expect(error.kind).toBe('bad_response');
     expect(error.message).toContain('data in an unexpected shape instead of an account');
+  });
+});
+
+describe('secrets in a reply (the choke point before cache, screens and terminal)', () => {
+  const KEY = 'sk-live-responses-test-key-0042';
+  registerSecret(KEY);
+
+  it('a report that echoes a password or the key comes out without them, in a page and alone', () => {
+    const echoed = {
+      id: 1,
+      url: `https://r1.example.org/?k=${KEY}`,
+      password: 'hunter22',
+      api_token: 't-123456',
+    };
+    const page = toReportPage(
+      parseJsonBody(200, JSON.stringify({ data: [echoed, report(2)] })),
+      REQUESTED,
+      200,
+    );
+    const one = toReport(parseJsonBody(200, JSON.stringify({ data: echoed })), 200);
+    for (const out of [JSON.stringify(page), JSON.stringify(one)]) {
+      for (const secret of [KEY, 'hunter22', 't-123456']) expect(out).not.toContain(secret);
+    }
+    expect(one.url).toBe('https://r1.example.org/?k=[redacted]');
+    // Records without a secret are left as they came.
+    expect(page.reports[1]).toEqual({ id: '2', url: 'https://r2.example.org' });
+    const account = toAccount(parseJsonBody(200, JSON.stringify({ id: 9, name: 'A', token: 'abcdef' })), 200);
+    expect(JSON.stringify(account)).not.toContain('abcdef');
+  });
+
+  it('a body that is a bare value (a number, null, text, true) comes back as parsed', () => {
+    for (const text of ['42', 'null', '"text"', 'true', '[1,2]'])
+      expect({ text, parsed: parseJsonBody(200, text) }).toEqual({ text, parsed: JSON.parse(text) });
+  });
+});
+
+describe('an unreadable report that says why', () => {
+  it('is quoted by its message, never its data', () => {
+    const error = failureOf(() =>
+      toReportPage([report(1), { id: 2, message: 'Report 2 was deleted', secret_note: 'x' }], REQUESTED, 200),
+    );
+    expect(error.message).toContain('(item 2, field "url" is missing or invalid) ("Report 2 was deleted")');
+    expect(error.message).not.toContain('secret_note');
   });
 });
