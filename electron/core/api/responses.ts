@@ -39,9 +39,8 @@ export function parseJsonBody(status: number, text: string): unknown {
 
 /** Every record leaves here without secrets: the one choke point before cache, front ends, CLI. */
 function withoutSecrets<T>(record: T, body: unknown): T {
-  return typeof body === 'object' && body !== null && certainlyClean.has(body)
-    ? record
-    : scrubSecrets(record);
+  // WeakSet.has answers false for a value that is not an object (it never throws).
+  return certainlyClean.has(body as object) ? record : scrubSecrets(record);
 }
 
 function parseReport(item: unknown, status: number, body: unknown, position?: number): Report {
