@@ -114,3 +114,54 @@ describe('KeyVault.describe', () => {
     expect(await vault.describe('seven')).toEqual({ hasKey: true, keyHint: null, keyStorage: 'keychain' });
   });
 });
+
+describe('KeyVault.forRequest: the copies of keychain keys held in memory', () => {
+  /** plainStore with each get counted: a read of the keychain is what a copy saves. */
+  function countedStore(entries: Record<string, string>) {
+    const store = plainStore(entries);
+    const counted = {
+      reads: 0,
+      store: { ...store, get: (account: string) => (counted.reads++, store.get(account)) },
+    };
+    return counted;
+  }
+
+  it('forgetting one profile’s copy leaves the other profiles’ copies', async () => {
+    const keychain = countedStore({ a: 'vault-copy-key-a-1', b: 'vault-copy-key-b-1' });
+    const vault = new KeyVault(keychain.store);
+    await vault.forRequest('a', '');
+    await vault.forRequest('b', '');
+    vault.forgetCopies('a');
+    keychain.reads = 0;
+    expect(await vault.forRequest('b', '')).toBe('vault-copy-key-b-1');
+    expect(keychain.reads).toBe(0);
+    expect(await vault.forRequest('a', '')).toBe('vault-copy-key-a-1');
+    expect(keychain.reads).toBe(1);
+    vault.forgetCopies();
+    await vault.forRequest('b', '');
+    expect(keychain.reads).toBe(2);
+  });
+
+  it('a stamp labels only this process’s own write: a copy read for another stamp is read again', async () => {
+    const keychain = countedStore({ p: 'vault-stamp-old-key' });
+    const vault = new KeyVault(keychain.store);
+    expect(await vault.forRequest('p', 'A')).toBe('vault-stamp-old-key');
+    // Another process stores a new key (stamp B) while this one holds the old copy.
+    await keychain.store.set('p', 'vault-stamp-new-key');
+    vault.stamp('p', 'B');
+    expect(await vault.forRequest('p', 'B')).toBe('vault-stamp-new-key');
+    // This process's own write is labelled by the stamp, and then served from memory.
+    await vault.set('p', 'vault-stamp-own-key', { sessionOnly: false });
+    vault.stamp('p', 'C');
+    keychain.reads = 0;
+    expect(await vault.forRequest('p', 'C')).toBe('vault-stamp-own-key');
+    expect(keychain.reads).toBe(0);
+  });
+
+  it('stamping after a session-only key is harmless, and the session key is served', async () => {
+    const vault = new KeyVault(plainStore({}));
+    await vault.set('p', 'vault-session-only-key', { sessionOnly: true });
+    vault.stamp('p', 'A');
+    expect(await vault.forRequest('p', 'A')).toBe('vault-session-only-key');
+  });
+});
