@@ -379,6 +379,8 @@ describe('error statuses', () => {
       // redirect message, not "could not be reached", and not retried.
       expect(error.kind).toBe('bad_response');
       expect(error.message).toMatch(/^The Report Service address redirects to another address\./);
+      // The attempt's debug line says what happened to it.
+      expect(sink.lines.at(-1)).toMatch(/GET \/api\/v1\/reports redirect \d+ms/);
     }
     expect(service.requests.length - before).toBe(1);
     expect(sleeps).toEqual([]);

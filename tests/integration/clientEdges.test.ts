@@ -334,6 +334,19 @@ describe('retries at their edges', () => {
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
+  it('the real backoff sleep waits its delay before asking again', async () => {
+    service.faults.add({ method: 'GET', path: ACCOUNT, status: 503, times: 1 });
+    const started = performance.now();
+    await client({
+      sleep: undefined,
+      random: () => 0.99,
+      retry: { baseDelayMs: 300, maxDelayMs: 300 },
+    }).getAccount();
+    // A lower bound only (a busy machine waits longer, never shorter): 0.99 × 300 ms of jitter,
+    // less a millisecond Node's timers may round off.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
   it('the real backoff sleep works without a signal too', async () => {
     service.faults.add({ method: 'GET', path: ACCOUNT, status: 503, times: 1 });
     const before = count('GET', ACCOUNT);
@@ -456,6 +469,58 @@ describe('what each endpoint says about itself', () => {
     expect(error.fieldErrors).toEqual({ id: ['A report id may contain only letters, digits, "-" and "_".'] });
     expect(error.message).toBe('A report id may contain only letters, digits, "-" and "_".');
   });
+
+  it('a 429 goes straight to a caller that paces itself (the full sync), and is retried for everyone else', async () => {
+    service.faults.add({
+      method: 'GET',
+      path: REPORTS,
+      status: 429,
+      headers: { 'Retry-After': '1' },
+      times: 1,
+    });
+    let before = count('GET', REPORTS);
+    const error = await failure(client().listReports({}, { retryRateLimited: false }));
+    expect(error).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 1 });
+    expect({ requests: count('GET', REPORTS) - before, sleeps }).toEqual({ requests: 1, sleeps: [] });
+    // Any other retryable failure is still retried for that caller.
+    service.faults.add({ method: 'GET', path: REPORTS, status: 503, times: 1 });
+    before = count('GET', REPORTS);
+    await client().listReports({}, { retryRateLimited: false });
+    expect(count('GET', REPORTS) - before).toBe(2);
+    // Without the option a 429 is waited for and asked again.
+    service.faults.add({
+      method: 'GET',
+      path: REPORTS,
+      status: 429,
+      headers: { 'Retry-After': '1' },
+      times: 1,
+    });
+    before = count('GET', REPORTS);
+    await client().listReports();
+    expect(count('GET', REPORTS) - before).toBe(2);
+  });
+
+  it.each(['create', 'change'] as const)(
+    'a report password the %s sent is never quoted back, however short',
+    async (action) => {
+      const password = 'q7!';
+      const said = `The password ${password} is too short.`;
+      service.faults.add({
+        method: action === 'create' ? 'POST' : 'PUT',
+        path: action === 'create' ? REPORTS : /^\/api\/v1\/reports\//,
+        status: 422,
+        body: JSON.stringify({ message: said, errors: { password: [said] } }),
+      });
+      const error = await failure(
+        action === 'create'
+          ? client().createReport({ url: 'https://a.example.org', privacy: 2, password })
+          : client().updateReport('1', { privacy: 2, password }),
+      );
+      expect(error.kind).toBe('validation');
+      expect(JSON.stringify(error)).not.toContain(password);
+      expect(error.fieldErrors?.password?.[0]).toBe('The password [redacted] is too short.');
+    },
+  );
 
   it('a report password given to create is registered as a secret', async () => {
     const password = 'create-password-Rr5Ss6';

@@ -143,7 +143,8 @@ async function readLimitedBody(response: Response, limit: number): Promise<strin
  */
 function isRedirectRefusal(thrown: unknown): boolean {
   return (
-    thrown instanceof Error && /^Redirect was cancelled$|redirect policy was 'error'/.test(thrown.message)
+    thrown instanceof Error &&
+    (thrown.message === 'Redirect was cancelled' || thrown.message.includes("redirect policy was 'error'"))
   );
 }
 
