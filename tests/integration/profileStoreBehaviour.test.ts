@@ -230,6 +230,31 @@ describe('listeners', () => {
     }
   });
 
+  it('hear nothing once the store is closed, even when it was asked to watch twice', async () => {
+    const closed = new ProfileStore(file);
+    closed.add(input('Mine'));
+    let heardAfterClose = 0;
+    closed.onExternalChange(() => heardAfterClose++);
+    closed.watch();
+    closed.watch();
+    closed.close();
+    // A second watcher on the same folder: once it has heard the change, the closed store's
+    // watchers (had any stayed open) would have been told in the same turn of the event loop.
+    const open = new ProfileStore(file);
+    open.list();
+    let heard = 0;
+    open.onExternalChange(() => heard++);
+    open.watch();
+    try {
+      new ProfileStore(file).add(input('Theirs'));
+      await expect.poll(() => heard, { timeout: 10_000 }).toBe(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(heardAfterClose).toBe(0);
+    } finally {
+      open.close();
+    }
+  });
+
   it('watching a folder that does not exist logs a warning naming the error, and reads still work', () => {
     const { store, log } = loggedStore();
     store.watch();
