@@ -221,8 +221,13 @@ describe('listeners', () => {
     store.add(input('Mine'));
     let heard = 0;
     store.onExternalChange(() => heard++);
+    const keepingAlive = () =>
+      process.getActiveResourcesInfo().filter((kind) => kind === 'FSEventWrap').length;
+    const before = keepingAlive();
     store.watch();
     try {
+      // The watcher never keeps the process alive: a CLI run that watched still ends.
+      expect(keepingAlive()).toBe(before);
       new ProfileStore(file).add(input('Theirs'));
       await expect.poll(() => heard, { timeout: 10_000 }).toBe(1);
     } finally {
