@@ -196,6 +196,26 @@ describe('scopes and clearing', () => {
     expect(cache.integrityCheck()).toBe('ok');
   });
 
+  it('lists each finding of a damaged file on its own line', () => {
+    cache.putReports('p', generateReports(5), T1);
+    cache.close();
+    // An index whose stored order no longer matches its definition: SQLite finds every row
+    // missing from it, one finding each (writable_schema needs better-sqlite3's unsafe mode).
+    const raw = new Database(cache.file);
+    raw.unsafeMode(true);
+    raw.pragma('writable_schema = ON');
+    raw
+      .prepare(
+        "UPDATE sqlite_schema SET sql = replace(sql, '(scope, url', '(scope, url DESC') WHERE name = 'reports_by_url'",
+      )
+      .run();
+    raw.close();
+    cache = ReportCache.open(cache.file);
+    const findings = cache.integrityCheck().split('\n');
+    expect(findings.length).toBeGreaterThan(1);
+    for (const finding of findings) expect(finding).toMatch(/^row \d+ missing from index reports_by_url$/);
+  });
+
   it('answers status from its counts, meta and file size', () => {
     cache.putReports('p', generateReports(4), T1);
     cache.setMeta('p', LAST_FULL_SYNC_META, T2);
