@@ -1,7 +1,11 @@
-/** The Settings screen's "Make available offline": a sync refused because another runs, and one that kept rows. */
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+/**
+ * The Settings screen's "Make available offline": a sync refused because another runs, one that
+ * kept rows, and a sync running in another window or command shown before anyone tries.
+ */
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CacheStatus, SyncSummary } from '../../shared/contract';
+import { CACHE_STATUS_POLL_MS } from '../../renderer/src/lib/queries';
 import { SettingsScreen } from '../../renderer/src/screens/Settings';
 import { ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
 
@@ -57,5 +61,31 @@ describe('Settings: Make available offline', () => {
     expect(status.textContent).toBe(
       '119 reports are available offline (0 removed that no longer exist). The reports on the service changed during the download, so nothing was removed from the offline copy; download again to settle it.',
     );
+  });
+});
+
+describe('Settings: a sync running in another window or command', () => {
+  it('says so and keeps "Make available offline" off until that sync ends, then turns it back on', async () => {
+    let statusCalls = 0;
+    // The first two answers say a sync runs (another process holds it), then it has ended.
+    const bridge = installFakeBridge({
+      'cache:status': () => ({ ...STATUS, syncing: ++statusCalls <= 2 }),
+      'connectivity:status': () => ONLINE,
+      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
+    });
+    renderWithApp(<SettingsScreen profileId={PROFILE.id} />);
+    const note = await screen.findByText(
+      'Reports are being made available offline by another ReportDesk window or command. This page updates when it finishes.',
+    );
+    expect(note.getAttribute('role')).toBe('status');
+    const start = screen.getByRole('button', { name: 'Make available offline' });
+    expect((start as HTMLButtonElement).disabled).toBe(true);
+    // The status is asked again while the sync runs, and the button comes back when it ends.
+    await waitFor(() => expect((start as HTMLButtonElement).disabled).toBe(false), {
+      timeout: 3 * CACHE_STATUS_POLL_MS,
+    });
+    expect(screen.queryByText(/by another ReportDesk window or command/)).toBeNull();
+    expect(bridge.callsTo('cache:status').length).toBeGreaterThanOrEqual(3);
+    expect(bridge.callsTo('cache:sync')).toHaveLength(0);
   });
 });

@@ -147,10 +147,16 @@ export function useAccount(profileId: string | null) {
   return useQuery({ ...scopedToProfile(profileId, queryKeys.account), queryFn: () => call('account:get') });
 }
 
+/** How often the cache status is asked again while a sync runs somewhere. */
+export const CACHE_STATUS_POLL_MS = 2_000;
+
 export function useCacheStatus(profileId: string | null) {
   return useQuery({
     ...scopedToProfile(profileId, queryKeys.cacheStatus),
     queryFn: () => call('cache:status'),
+    // While a sync runs (in this window, another one or a CLI run), follow it: its end changes
+    // the counts and turns "Make available offline" back on.
+    refetchInterval: (query) => (query.state.data?.syncing ? CACHE_STATUS_POLL_MS : false),
   });
 }
 

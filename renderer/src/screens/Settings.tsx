@@ -20,6 +20,8 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
   const status = useCacheStatus(profileId);
   const sync = useSync();
   const [confirmClear, setConfirmClear] = useState(false);
+  // The cache says a sync runs, and it is not this window's: another window or a CLI run holds it.
+  const syncingElsewhere = status.data?.syncing === true && !sync.running;
 
   const clear = useMutation({
     mutationFn: () => call('cache:clear'),
@@ -63,6 +65,12 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
           without a connection. Reports you open are saved as you go.
         </p>
         {sync.running && <SyncProgressBar />}
+        {syncingElsewhere && (
+          <p className="field-hint" role="status">
+            Reports are being made available offline by another ReportDesk window or command. This page
+            updates when it finishes.
+          </p>
+        )}
         {sync.error && (
           <ErrorView
             error={sync.error}
@@ -81,7 +89,11 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
           </p>
         )}
         <div className="form-actions">
-          <WriteActionButton className="button primary" onClick={sync.start} busy={sync.running}>
+          <WriteActionButton
+            className="button primary"
+            onClick={sync.start}
+            busy={sync.running || syncingElsewhere}
+          >
             {sync.running ? 'Downloading…' : 'Make available offline'}
           </WriteActionButton>
           <button
