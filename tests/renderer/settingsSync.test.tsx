@@ -5,7 +5,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CacheStatus, SyncSummary } from '../../shared/contract';
-import { CACHE_STATUS_POLL_MS } from '../../renderer/src/lib/queries';
+import { CACHE_STATUS_POLL_MS, queryKeys } from '../../renderer/src/lib/queries';
 import { SettingsScreen } from '../../renderer/src/screens/Settings';
 import { ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
 
@@ -87,5 +87,55 @@ describe('Settings: a sync running in another window or command', () => {
     expect(screen.queryByText(/by another ReportDesk window or command/)).toBeNull();
     expect(bridge.callsTo('cache:status').length).toBeGreaterThanOrEqual(3);
     expect(bridge.callsTo('cache:sync')).toHaveLength(0);
+  });
+});
+
+describe('Settings: what this window learns from its own sync', () => {
+  /** A status that answers once (no sync running), then never again: only the window's own knowledge can change it. */
+  const statusOnce = () => {
+    let asked = 0;
+    return () => (++asked === 1 ? STATUS : new Promise<CacheStatus>(() => {}));
+  };
+
+  /** As the app shows Settings: once the active profile is known (the sync belongs to it). */
+  const renderWithActiveProfile = async () => {
+    const { client } = renderWithApp(<SettingsScreen profileId={PROFILE.id} />);
+    await waitFor(() => expect(client.getQueryData(queryKeys.profiles)).toBeDefined());
+  };
+
+  it('a refusal because another sync runs shows that sync at once, before the status is asked again', async () => {
+    installFakeBridge({
+      'cache:status': statusOnce(),
+      'connectivity:status': () => ONLINE,
+      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
+      'cache:sync': () => failWith({ kind: 'busy', reason: 'sync_running' }),
+    });
+    await renderWithActiveProfile();
+    fireEvent.click(await screen.findByRole('button', { name: 'Make available offline' }));
+    expect(await screen.findByText(/by another ReportDesk window or command/)).toBeTruthy();
+    const start = screen.getByRole('button', { name: 'Make available offline' }) as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+  });
+
+  it('its own finished sync leaves the button on, before the status is asked again', async () => {
+    const summary: SyncSummary = {
+      fetched: 120,
+      removed: 0,
+      pages: 2,
+      completedAt: '2025-01-01T10:00:00.000Z',
+      pruned: true,
+    };
+    installFakeBridge({
+      'cache:status': statusOnce(),
+      'connectivity:status': () => ONLINE,
+      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
+      'cache:sync': () => summary,
+    });
+    await renderWithActiveProfile();
+    fireEvent.click(await screen.findByRole('button', { name: 'Make available offline' }));
+    await screen.findByText(/120 reports are available offline/);
+    const start = screen.getByRole('button', { name: 'Make available offline' }) as HTMLButtonElement;
+    expect(start.disabled).toBe(false);
+    expect(screen.queryByText(/by another ReportDesk window or command/)).toBeNull();
   });
 });

@@ -14,7 +14,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import type { Sourced, SyncProgress, SyncSummary } from '../../../shared/contract';
+import type { CacheStatus, Sourced, SyncProgress, SyncSummary } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
 import { Announcer } from './announce';
 import { call, errorOf, onEvent } from './bridge';
@@ -92,6 +92,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     setError(null);
     setSummary(null);
     setProgress(null);
+    let refusedAsRunningElsewhere = false;
     call('cache:sync')
       .then((done) => {
         setSummary(done);
@@ -99,6 +100,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       })
       .catch((thrown: unknown) => {
         const failure = errorOf(thrown);
+        refusedAsRunningElsewhere = failure.kind === 'busy';
         if (failure.kind === 'cancelled') toasts.show('Making reports available offline was cancelled.');
         else setError(failure);
       })
@@ -106,6 +108,13 @@ export function SyncProvider({ children }: { children: ReactNode }) {
         runningRef.current = false;
         setRunning(false);
         if (profileId !== null) {
+          // This window's sync has ended (its lease is gone) unless it was refused for another
+          // one: say so now, so the screen never shows this window's own sync as another's
+          // while the status is asked again.
+          client.setQueryData<CacheStatus>(
+            queryKeys.cacheStatus(profileId),
+            (status) => status && { ...status, syncing: refusedAsRunningElsewhere },
+          );
           void client.invalidateQueries({ queryKey: queryKeys.cacheStatus(profileId) });
           // The sync saw the service's current reports: lists on screen may be out of date.
           invalidateReportLists(client, profileId);
