@@ -124,6 +124,7 @@ describe('Settings: what this window learns from its own sync', () => {
       pages: 2,
       completedAt: '2025-01-01T10:00:00.000Z',
       pruned: true,
+      reason: null,
     };
     installFakeBridge({
       'cache:status': statusOnce(),
