@@ -1,12 +1,18 @@
 /**
  * Screens for everyone, in Chromium against the preview and the reference service: axe-core
- * over every screen and dialog in light and dark (0 violations), where the focus goes after
+ * over every screen and dialog in light and dark (0 violations; Settings while a CLI sync runs
+ * is in processes.spec.ts), where the focus goes after
  * navigation, a closed dialog and an invalid submit, a keyboard-only walk, a long URL, the
  * smallest window, and the sentences shown for a service's errors.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ALPHA, screenshotBoth, startStack, type Stack } from './stack';
+import {
+  ALPHA,
+  expectAccessible as expectAccessibleOn,
+  screenshotBoth,
+  startStack,
+  type Stack,
+} from './stack';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -27,20 +33,8 @@ const rows = () => page.locator('table.table tbody tr[data-row-index]');
 const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const announcer = () => page.locator('[data-live-region]');
 
-/** Runs axe-core over the page (or a dialog) in light and in dark; no violation is allowed. */
-async function expectAccessible(what: string, include?: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    let builder = new AxeBuilder({ page });
-    if (include) builder = builder.include(include);
-    const { violations } = await builder.analyze();
-    const summary = violations.map(
-      (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`,
-    );
-    expect(summary, `${what} in ${colorScheme}`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+/** axe-core over this file's page (or a dialog) in light and in dark (see stack.ts). */
+const expectAccessible = (what: string, include?: string) => expectAccessibleOn(page, what, include);
 
 /** The focused element's tag and text, for focus assertions that read well when they fail. */
 // Strings, not functions: this file is type-checked without the DOM library (see stack.ts).

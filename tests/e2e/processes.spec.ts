@@ -1,13 +1,14 @@
 /**
  * The window and the CLI on one data dir: profiles added, renamed elsewhere and removed by
  * real `report-desk` processes show up in the open UI without a reload (the store's folder
- * watch → the gateway's `profiles:changed` → the renderer), against the real core, keychain
+ * watch → the gateway's `profiles:changed` → the renderer), and a `cache sync` it runs shows in
+ * Settings (the cache's sync lease → `cache:status.syncing`), against the real core, keychain
  * and SQLite of tests/e2e/stack.ts.
  */
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { spawnCliCaptured } from '../helpers/cli';
-import { ALPHA, BETA, startStack, type Stack } from './stack';
+import { ALPHA, BETA, expectAccessible, startStack, type Stack } from './stack';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -52,4 +53,29 @@ test('a profile added and removed by the CLI appears and disappears in the open 
   expect(removed.code, removed.stderr).toBe(0);
   await expect(profiles).toHaveCount(1);
   await expect(switcher.locator('option:checked')).toHaveText('Alpha');
+});
+
+test('a `cache sync` run by the CLI shows in Settings while it runs, axe clean, and the button comes back when it ends', async () => {
+  // A slow service keeps the CLI's sync running while the screen is checked; the window learns
+  // of it only from the lease in the cache file the two processes share.
+  stack.service.faults.setLatency(3_000);
+  const sync = cli(['cache', 'sync']);
+  try {
+    await expect
+      .poll(async () => (await stack.core.handlers['cache:status'](undefined)).syncing, { timeout: 15_000 })
+      .toBe(true);
+    await page.goto(`${stack.preview.url}#/settings`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'by another ReportDesk window or command' }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Make available offline' })).toBeDisabled();
+    await expectAccessible(page, 'Settings while another process syncs');
+  } finally {
+    stack.service.faults.setLatency(0);
+  }
+  const done = await sync;
+  expect(done.code, done.stderr).toBe(0);
+  await expect(page.getByRole('button', { name: 'Make available offline' })).toBeEnabled({ timeout: 10_000 });
+  await expect(page.getByText('by another ReportDesk window or command')).toHaveCount(0);
 });

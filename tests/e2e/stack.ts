@@ -6,7 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
 import { createCoreServices, type CoreServices } from '../../electron/core/services';
 import { inProcessDemoLauncher } from '../../electron/demo-service/launcher';
 import { startDemoService, type DemoAccount, type DemoService } from '../../electron/demo-service/server';
@@ -92,6 +93,21 @@ export async function screenshotBoth(page: Page, name: string): Promise<void> {
       path: join(SHOTS, `${name}-${colorScheme}.png`),
       style: '.toasts { display: none; }',
     });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Runs axe-core over the page (or a part of it) in light and in dark; no violation is allowed. */
+export async function expectAccessible(page: Page, what: string, include?: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    let builder = new AxeBuilder({ page });
+    if (include) builder = builder.include(include);
+    const { violations } = await builder.analyze();
+    const summary = violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')} — ${v.help}`,
+    );
+    expect(summary, `${what} in ${colorScheme}`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
