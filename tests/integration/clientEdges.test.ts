@@ -37,6 +37,16 @@ function client(overrides: Partial<ReportServiceClientOptions> = {}): ReportServ
 const count = (method: string, path: string) =>
   service.requests.filter((r) => r.method === method && r.path === path).length;
 
+/** The list answers 429 once, asking for a wait of `seconds`. */
+const rateLimitListOnce = (seconds: number) =>
+  service.faults.add({
+    method: 'GET',
+    path: REPORTS,
+    status: 429,
+    headers: { 'Retry-After': String(seconds) },
+    times: 1,
+  });
+
 beforeAll(async () => {
   service = await startDemoService({
     accounts: [{ apiKey: KEY, account: { id: 3, name: 'Edges', email: 'edges@test.example' } }],
@@ -266,13 +276,7 @@ describe('replies over the size limit', () => {
 
 describe('retries at their edges', () => {
   it('a Retry-After exactly at the cap is waited for; one second more is reported at once', async () => {
-    service.faults.add({
-      method: 'GET',
-      path: REPORTS,
-      status: 429,
-      headers: { 'Retry-After': '10' },
-      times: 1,
-    });
+    rateLimitListOnce(10);
     const page = await client().listReports();
     expect(page.reports).toHaveLength(10);
     expect(sleeps).toEqual([10_000]);
@@ -471,13 +475,7 @@ describe('what each endpoint says about itself', () => {
   });
 
   it('a 429 goes straight to a caller that paces itself (the full sync), and is retried for everyone else', async () => {
-    service.faults.add({
-      method: 'GET',
-      path: REPORTS,
-      status: 429,
-      headers: { 'Retry-After': '1' },
-      times: 1,
-    });
+    rateLimitListOnce(1);
     let before = count('GET', REPORTS);
     const error = await failure(client().listReports({}, { retryRateLimited: false }));
     expect(error).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 1 });
@@ -488,13 +486,7 @@ describe('what each endpoint says about itself', () => {
     await client().listReports({}, { retryRateLimited: false });
     expect(count('GET', REPORTS) - before).toBe(2);
     // Without the option a 429 is waited for and asked again.
-    service.faults.add({
-      method: 'GET',
-      path: REPORTS,
-      status: 429,
-      headers: { 'Retry-After': '1' },
-      times: 1,
-    });
+    rateLimitListOnce(1);
     before = count('GET', REPORTS);
     await client().listReports();
     expect(count('GET', REPORTS) - before).toBe(2);

@@ -19,12 +19,18 @@ const STATUS: CacheStatus = {
 
 afterEach(cleanup);
 
+/** The bridge as Settings sees it: online, one active profile, and the calls a test gives. */
+const settingsBridge = (handlers: Parameters<typeof installFakeBridge>[0]) =>
+  installFakeBridge({
+    'connectivity:status': () => ONLINE,
+    'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
+    ...handlers,
+  });
+
 describe('Settings: Make available offline', () => {
   it('shows the refusal sentence when a sync of the profile runs in another window or command', async () => {
-    const bridge = installFakeBridge({
+    const bridge = settingsBridge({
       'cache:status': () => STATUS,
-      'connectivity:status': () => ONLINE,
-      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
       'cache:sync': () => failWith({ kind: 'busy', reason: 'sync_running' }),
     });
     renderWithApp(<SettingsScreen profileId={PROFILE.id} />);
@@ -49,10 +55,8 @@ describe('Settings: Make available offline', () => {
       pruned: false,
       reason: 'listing_changed',
     };
-    installFakeBridge({
+    settingsBridge({
       'cache:status': () => STATUS,
-      'connectivity:status': () => ONLINE,
-      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
       'cache:sync': () => summary,
     });
     renderWithApp(<SettingsScreen profileId={PROFILE.id} />);
@@ -68,10 +72,8 @@ describe('Settings: a sync running in another window or command', () => {
   it('says so and keeps "Make available offline" off until that sync ends, then turns it back on', async () => {
     let statusCalls = 0;
     // The first two answers say a sync runs (another process holds it), then it has ended.
-    const bridge = installFakeBridge({
+    const bridge = settingsBridge({
       'cache:status': () => ({ ...STATUS, syncing: ++statusCalls <= 2 }),
-      'connectivity:status': () => ONLINE,
-      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
     });
     renderWithApp(<SettingsScreen profileId={PROFILE.id} />);
     const note = await screen.findByText(
@@ -104,10 +106,8 @@ describe('Settings: what this window learns from its own sync', () => {
   };
 
   it('a refusal because another sync runs shows that sync at once, before the status is asked again', async () => {
-    installFakeBridge({
+    settingsBridge({
       'cache:status': statusOnce(),
-      'connectivity:status': () => ONLINE,
-      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
       'cache:sync': () => failWith({ kind: 'busy', reason: 'sync_running' }),
     });
     await renderWithActiveProfile();
@@ -126,10 +126,8 @@ describe('Settings: what this window learns from its own sync', () => {
       pruned: true,
       reason: null,
     };
-    installFakeBridge({
+    settingsBridge({
       'cache:status': statusOnce(),
-      'connectivity:status': () => ONLINE,
-      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
       'cache:sync': () => summary,
     });
     await renderWithActiveProfile();
