@@ -12,6 +12,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CacheStatus } from '../../../shared/contract';
 import type { Account, NormalizedListQuery, Report } from '../../../shared/report';
+import { errorCode } from '../errorCode';
 import { silentLogger, type Logger } from '../log';
 import { ListQuery, type CacheQueryResult } from './listQuery';
 import {
@@ -78,8 +79,8 @@ export class ReportCache {
     try {
       return new ReportCache(file, openDatabase(file), logger);
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code !== 'string' || !CORRUPT_CODES.has(code)) throw error;
+      const code = errorCode(error);
+      if (!CORRUPT_CODES.has(code)) throw error;
       const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
       logger.warn('The cache file is damaged; keeping it aside and starting a new one.', { aside, code });
       renameSync(file, aside);
