@@ -334,8 +334,12 @@ describe('the lease renewal timer', () => {
   it('a renewal that finds the file busy is tried again at the next tick, and the sync completes', async () => {
     const reports = generateReports(300);
     cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
-    // better-sqlite3 throws SqliteError SQLITE_BUSY when another connection holds the write
-    // lock beyond busy_timeout (5 s here): the renewal meets it as a throw, not as a refusal.
+    // A stand-in for a real lock held too long, which would cost the test 5 s: the cache sets
+    // PRAGMA busy_timeout = 5000, after which SQLite answers SQLITE_BUSY
+    // (https://www.sqlite.org/c3ref/busy_timeout.html) and better-sqlite3 throws it as a
+    // SqliteError with that code, so the renewal meets it as a throw, not as a refusal.
+    // reportCache.test.ts ("a busy database is never moved aside") proves that throw against a
+    // real lock held by another process.
     const renew = cache.renewSyncLease.bind(cache);
     let busy = false;
     let refusedRenewals = 0;
