@@ -44,6 +44,9 @@ export const SYNC_ID_META = 'sync_id';
 
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
+/** How long opening waits for other processes to release the file (busy_timeout and the WAL switch). */
+const OPEN_WAIT_MS = 5_000;
+
 /** The age shown for cached data is minute-grained, so an unchanged row's fetch time is too. */
 const FETCHED_AT_GRANULARITY_MS = 60_000;
 
@@ -386,8 +389,8 @@ function openDatabase(file: string): Database.Database {
   const db = new Database(file);
   try {
     // First, so that every step below waits for another process instead of failing.
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
+    db.pragma(`busy_timeout = ${OPEN_WAIT_MS}`);
+    enterWalMode(db);
     // WAL + NORMAL: a killed process never leaves a damaged file; only a power cut may lose
     // the last commits, which the next sync fetches again.
     db.pragma('synchronous = NORMAL');
@@ -398,4 +401,30 @@ function openDatabase(file: string): Database.Database {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Switches a new file to WAL (a no-op once it is). The switch needs the file's exclusive lock;
+ * when several processes start on a new data dir at once, SQLite answers SQLITE_BUSY at once to
+ * all but one of them instead of calling the busy handler, which could deadlock
+ * (https://www.sqlite.org/c3ref/busy_handler.html). Each retry comes after the winner has
+ * switched, so it finds WAL; bounded by OPEN_WAIT_MS like the busy handler.
+ */
+function enterWalMode(db: Database.Database): void {
+  const giveUpAt = Date.now() + OPEN_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (errorCode(error) !== 'SQLITE_BUSY' || Date.now() >= giveUpAt) throw error;
+      // Jittered, so that processes that collided once do not collide again in step.
+      sleepSync(Math.min(100, 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+}
+
+/** Blocks this thread: opening is synchronous, and the wait is a few milliseconds at most. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
