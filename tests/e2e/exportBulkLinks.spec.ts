@@ -199,6 +199,51 @@ test('overview: after a full sync, counts equal the service’s per-result total
   await expect(table).toHaveCount(1);
 });
 
+test('overview: the chart leaves the list its room, and a short window gets one line of counts', async () => {
+  const overview = page.getByRole('region', { name: 'Overview' });
+  const drawn = overview.locator('.overview-projects .overview-project-name');
+  const projectCount = (await overview.locator('table tbody tr').count()) - 1;
+  expect(projectCount).toBeGreaterThan(4);
+  await expect(drawn).toHaveCount(4);
+
+  // By keyboard, all projects are drawn, then the four largest again.
+  await overview.getByRole('button', { name: `Show all ${projectCount} projects` }).press('Enter');
+  await expect(drawn).toHaveCount(projectCount);
+  await expectNoAxeViolations('.overview');
+  await overview.getByRole('button', { name: 'Show the 4 largest projects' }).press('Enter');
+  await expect(drawn).toHaveCount(4);
+  const wrapAt800 = (await page.locator('.table-wrap').boundingBox())!;
+  expect(wrapAt800.height).toBeGreaterThanOrEqual(250);
+
+  await page.setViewportSize({ width: 720, height: 480 });
+  try {
+    await expect(overview.locator('.overview-bars')).toBeHidden();
+    await expect(overview.locator('.overview-projects')).toBeHidden();
+    await expect(overview.locator('.overview-summary')).toBeVisible();
+    const [good, decent, bad] = await overview
+      .locator('table tbody tr')
+      .first()
+      .locator('td')
+      .allTextContents();
+    await expect(overview.locator('.overview-total')).toContainText(
+      `${TOTAL} matching reports · ${good} good · ${decent} decent · ${bad} bad`,
+    );
+    // The list keeps four whole rows and its pager on screen, as without the overview (a11y.spec.ts).
+    const wrap = (await page.locator('.table-wrap').boundingBox())!;
+    const whole = await rows().evaluateAll(
+      (trs, bottom) => trs.filter((tr) => tr.getBoundingClientRect().bottom <= bottom).length,
+      wrap.y + wrap.height,
+    );
+    expect(whole).toBeGreaterThanOrEqual(4);
+    const next = (await page.getByRole('button', { name: /Next/ }).boundingBox())!;
+    expect(next.y + next.height).toBeLessThanOrEqual(480);
+    await expectNoAxeViolations('.overview');
+    await screenshotBoth(page, 'overview-short-window');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
 test('export offline: from the cache, and it says so', async () => {
   await stack.stopService();
   try {

@@ -3,6 +3,10 @@
  * per project, counted in the offline cache after a full sync (the service has no such count).
  * Drawn with SVG and CSS, no chart library; the same numbers are a table for screen readers.
  * Hidden while nothing is synced.
+ *
+ * The list is the screen's purpose, so the chart never takes its room: it draws the largest
+ * PROJECTS_DRAWN projects (the rest on request), and in a short window (styles.css) only a
+ * one-line summary of the counts is drawn. The screen readers' table always holds every project.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,6 +18,8 @@ import { queryKeys } from '../lib/queries';
 import { RESULT_LABELS } from './Badges';
 
 const OPEN_KEY = 'reportdesk:overview-open';
+/** Projects drawn until the user asks for all: about as tall as the result bars beside them. */
+export const PROJECTS_DRAWN = 4;
 
 function totalOf(counts: ResultCounts): number {
   return counts.good + counts.decent + counts.bad + counts.other;
@@ -85,6 +91,12 @@ function StackedBar({ counts }: { counts: ResultCounts }) {
   );
 }
 
+/** The projects to draw, largest first (ties keep the cache's order, by name). */
+function projectsToDraw(projects: CacheOverview['projects'], all: boolean): CacheOverview['projects'] {
+  const largestFirst = [...projects].sort((a, b) => totalOf(b) - totalOf(a));
+  return all ? largestFirst : largestFirst.slice(0, PROJECTS_DRAWN);
+}
+
 function projectName(project: string): string {
   return project === '' ? 'No project' : project;
 }
@@ -131,6 +143,7 @@ export function OverviewPanel({
 }) {
   const overview = useOverview(profileId, filters);
   const [open, setOpen] = useState(() => localStorage.getItem(OPEN_KEY) !== 'closed');
+  const [allProjects, setAllProjects] = useState(false);
   const data = overview.data;
   if (!data) return null;
 
@@ -167,26 +180,45 @@ export function OverviewPanel({
               {data.counts.other > 0 && (
                 <span className="muted"> ({data.counts.other} without a result)</span>
               )}
+              {/* Drawn instead of the bars in a short window (styles.css); the table says it to screen readers. */}
+              <span className="overview-summary" aria-hidden="true">
+                {REPORT_RESULTS.map((r) => ` · ${data.counts[r]} ${RESULT_LABELS[r].toLowerCase()}`).join('')}
+              </span>
             </p>
             <ResultBars counts={data.counts} />
           </div>
           {data.projects.length > 0 && (
-            <ul className="overview-projects" aria-hidden="true">
-              <li className="overview-legend muted">
-                <span>Project</span>
-                <span />
-                <span>good / decent / bad</span>
-              </li>
-              {data.projects.map((p) => (
-                <li key={p.project}>
-                  <span className="overview-project-name">{projectName(p.project)}</span>
-                  <StackedBar counts={p} />
-                  <span className="overview-project-count muted">
-                    {p.good} / {p.decent} / {p.bad}
-                  </span>
+            <div className="overview-projects-part">
+              <ul id="overview-projects" className="overview-projects" aria-hidden="true">
+                <li className="overview-legend muted">
+                  <span>Project</span>
+                  <span />
+                  <span>good / decent / bad</span>
                 </li>
-              ))}
-            </ul>
+                {projectsToDraw(data.projects, allProjects).map((p) => (
+                  <li key={p.project}>
+                    <span className="overview-project-name">{projectName(p.project)}</span>
+                    <StackedBar counts={p} />
+                    <span className="overview-project-count muted">
+                      {p.good} / {p.decent} / {p.bad}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+              {data.projects.length > PROJECTS_DRAWN && (
+                <button
+                  type="button"
+                  className="button small overview-more"
+                  aria-expanded={allProjects}
+                  aria-controls="overview-projects"
+                  onClick={() => setAllProjects(!allProjects)}
+                >
+                  {allProjects
+                    ? `Show the ${PROJECTS_DRAWN} largest projects`
+                    : `Show all ${data.projects.length} projects`}
+                </button>
+              )}
+            </div>
           )}
           <OverviewTable overview={data} />
         </div>
