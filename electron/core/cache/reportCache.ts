@@ -407,8 +407,9 @@ function openDatabase(file: string): Database.Database {
  * Switches a new file to WAL (a no-op once it is). The switch needs the file's exclusive lock;
  * when several processes start on a new data dir at once, SQLite answers SQLITE_BUSY at once to
  * all but one of them instead of calling the busy handler, which could deadlock
- * (https://www.sqlite.org/c3ref/busy_handler.html). Each retry comes after the winner has
- * switched, so it finds WAL; bounded by OPEN_WAIT_MS like the busy handler.
+ * (https://www.sqlite.org/c3ref/busy_handler.html); it does the same while another program
+ * holds the new file's write lock. A retry usually finds WAL already (the winner switched);
+ * all of them end within OPEN_WAIT_MS, as the busy handler does.
  */
 function enterWalMode(db: Database.Database): void {
   const giveUpAt = Date.now() + OPEN_WAIT_MS;
@@ -424,7 +425,7 @@ function enterWalMode(db: Database.Database): void {
   }
 }
 
-/** Blocks this thread: opening is synchronous, and the wait is a few milliseconds at most. */
+/** Blocks this thread: opening is synchronous, and each wait is 150 ms at most. */
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
