@@ -274,6 +274,17 @@ describe('replies over the size limit', () => {
   });
 });
 
+/** A debug logger that aborts `controller` once the client logs that it starts a backoff wait. */
+function abortingLogger(controller: AbortController) {
+  return createLogger(
+    'edges',
+    (line) => {
+      if (line.includes('retrying in')) setImmediate(() => controller.abort());
+    },
+    'debug',
+  );
+}
+
 describe('retries at their edges', () => {
   it('a Retry-After exactly at the cap is waited for; one second more is reported at once', async () => {
     rateLimitListOnce(10);
@@ -368,13 +379,7 @@ describe('retries at their edges', () => {
     service.faults.add({ method: 'GET', path: REPORTS, status: 503 });
     const before = count('GET', REPORTS);
     const controller = new AbortController();
-    const abortWhenWaiting = createLogger(
-      'edges',
-      (line) => {
-        if (line.includes('retrying in')) setImmediate(() => controller.abort());
-      },
-      'debug',
-    );
+    const abortWhenWaiting = abortingLogger(controller);
     const pending = client({
       sleep: undefined,
       random: () => 0.99,
@@ -390,13 +395,7 @@ describe('retries at their edges', () => {
   it("a sleep of the caller's own that rejects with its AbortError still reads as cancelled", async () => {
     service.faults.add({ method: 'GET', path: REPORTS, status: 503 });
     const controller = new AbortController();
-    const abortWhenWaiting = createLogger(
-      'edges',
-      (line) => {
-        if (line.includes('retrying in')) setImmediate(() => controller.abort());
-      },
-      'debug',
-    );
+    const abortWhenWaiting = abortingLogger(controller);
     const error = await failure(
       client({
         // node:timers/promises rejects with its own AbortError, not an AppFailure.
