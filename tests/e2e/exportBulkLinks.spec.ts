@@ -11,7 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { csvRecords } from '../helpers/csv';
 import { plantTrickyReports, TRICKY_PROJECTS } from '../helpers/trickyReports';
-import { ALPHA, BETA, screenshotBoth, startStack, type Stack } from './stack';
+import { ALPHA, BETA, expectAccessible, screenshotBoth, startStack, type Stack } from './stack';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -209,7 +209,7 @@ test('overview: the chart leaves the list its room, and a short window gets one 
   // By keyboard, all projects are drawn, then the four largest again.
   await overview.getByRole('button', { name: `Show all ${projectCount} projects` }).press('Enter');
   await expect(drawn).toHaveCount(projectCount);
-  await expectNoAxeViolations('.overview');
+  await expectAccessible(page, 'Overview with every project drawn', '.overview');
   await overview.getByRole('button', { name: 'Show the 4 largest projects' }).press('Enter');
   await expect(drawn).toHaveCount(4);
   const wrapAt800 = (await page.locator('.table-wrap').boundingBox())!;
@@ -237,7 +237,7 @@ test('overview: the chart leaves the list its room, and a short window gets one 
     expect(whole).toBeGreaterThanOrEqual(4);
     const next = (await page.getByRole('button', { name: /Next/ }).boundingBox())!;
     expect(next.y + next.height).toBeLessThanOrEqual(480);
-    await expectNoAxeViolations('.overview');
+    await expectAccessible(page, 'Reports list at 720×480 with the one-line overview');
     await screenshotBoth(page, 'overview-short-window');
   } finally {
     await page.setViewportSize({ width: 1280, height: 800 });
