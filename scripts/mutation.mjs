@@ -56,6 +56,8 @@ const TARGETS = {
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',
   ],
+  // The CLI's proxy support (issue 23); tests/integration/cliProxy.test.ts runs it in child processes.
+  'electron/cli/proxy.ts': ['tests/unit/cli/proxy.test.ts'],
 };
 
 const requested = process.argv.slice(2);
