@@ -58,10 +58,10 @@ function route(env: Env, name: string): ProxyRoute | undefined {
       `${variable} is not a proxy address ReportDesk can read. Set it as http://host:port, or http://user:password@host:port for a proxy that asks for a login.`,
     );
   }
-  if (url.password) {
-    registerSecret(url.password);
-    registerSecret(safeDecode(url.password));
-  }
+  // undici sends the login percent-decoded (and throws on a bad encoding): both forms are secrets.
+  registerSecret(url.password);
+  registerSecret(decodedLogin(url.password, variable));
+  decodedLogin(url.username, variable); // checked only
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(
       `${variable} names a ${url.protocol.slice(0, -1)} proxy (${url.host}); ReportDesk uses http:// and https:// proxies only.`,
@@ -70,11 +70,13 @@ function route(env: Env, name: string): ProxyRoute | undefined {
   return { url: url.href, host: url.host, variable, hasLogin: url.username !== '' || url.password !== '' };
 }
 
-function safeDecode(text: string): string {
+function decodedLogin(text: string, variable: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    return text;
+    throw new UsageError(
+      `The login in ${variable} is not valid percent-encoding. Write a % in the user name or password as %25.`,
+    );
   }
 }
 
@@ -111,14 +113,13 @@ interface ErrorLike {
   cause?: unknown;
 }
 
-function causes(thrown: unknown): ErrorLike[] {
-  const chain: ErrorLike[] = [];
+/** The error and its causes, five at most (a cause chain may loop). */
+function* causes(thrown: unknown): Generator<ErrorLike> {
   let current = thrown;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    chain.push(current as ErrorLike);
+    yield current as ErrorLike;
     current = (current as ErrorLike).cause;
   }
-  return chain;
 }
 
 /**
@@ -131,7 +132,7 @@ export function proxyFailure(thrown: unknown, proxy: ProxyRoute): AppFailure | u
   const proxyUrl = new URL(proxy.url);
   const proxyPort = Number(proxyUrl.port || (proxyUrl.protocol === 'https:' ? 443 : 80));
   for (const cause of causes(thrown)) {
-    const message = typeof cause.message === 'string' ? cause.message : '';
+    const message = String(cause.message);
     const status =
       /Proxy response \((\d{3})\) !== 200/.exec(message)?.[1] ??
       /Proxy Authentication Required \((407)\)/.exec(message)?.[1];

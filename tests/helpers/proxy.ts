@@ -171,7 +171,9 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
       client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
       return;
     }
+    let established = false;
     const upstream = connect(port, '127.0.0.1', () => {
+      established = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
       upstream.pipe(client);
@@ -179,7 +181,10 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
     });
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
-    upstream.on('error', () => client.destroy());
+    // A route that cannot be reached is a 502, as a real proxy answers it.
+    upstream.on('error', () =>
+      established ? client.destroy() : client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n'),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

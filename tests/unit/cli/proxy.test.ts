@@ -62,8 +62,18 @@ describe('proxySettings', () => {
   });
 
   it('takes host:port as an http:// proxy, as curl does, and https:// proxies too', () => {
-    expect(proxySettings({ HTTPS_PROXY: 'proxy.example:3128' })?.https).toMatchObject({
-      url: 'http://proxy.example:3128/',
+    expect(proxySettings({ HTTPS_PROXY: 'proxy.example:3128' })).toEqual({
+      https: {
+        url: 'http://proxy.example:3128/',
+        host: 'proxy.example:3128',
+        variable: 'HTTPS_PROXY',
+        hasLogin: false,
+      },
+      http: undefined,
+      noProxy: '',
+    });
+    // Only a scheme at the start counts as one.
+    expect(proxySettings({ HTTPS_PROXY: 'proxy.example:3128/?next=http://other' })?.https).toMatchObject({
       host: 'proxy.example:3128',
     });
     expect(proxySettings({ http_proxy: 'HTTPS://Secure.Example' })?.http).toMatchObject({
@@ -77,9 +87,20 @@ describe('proxySettings', () => {
     expect(settings?.https).toMatchObject({ host: 'proxy.example:8080', hasLogin: true });
     expect(redact('said Pr0xy@Secret and Pr0xy%40Secret')).toBe('said [redacted] and [redacted]');
     expect(proxySettings({ HTTPS_PROXY: 'http://desk@proxy.example:8080' })?.https?.hasLogin).toBe(true);
-    // A password that is not valid percent-encoding is registered as typed.
-    proxySettings({ HTTPS_PROXY: 'http://desk:50%zz-odd@proxy.example:8080' });
-    expect(redact('50%zz-odd')).toBe('[redacted]');
+    expect(proxySettings({ HTTPS_PROXY: 'http://:0nly-Password@proxy.example:8080' })?.https?.hasLogin).toBe(
+      true,
+    );
+  });
+
+  it('refuses a login that is not valid percent-encoding (undici would throw), without quoting it', () => {
+    for (const login of ['desk:50%zz-Odd-Secret', '50%zz-odd-user:pass']) {
+      const refuse = () => proxySettings({ HTTPS_PROXY: `http://${login}@proxy.example:8080` });
+      expect(refuse).toThrow(UsageError);
+      expect(refuse).toThrow(
+        'The login in HTTPS_PROXY is not valid percent-encoding. Write a % in the user name or password as %25.',
+      );
+    }
+    expect(redact('50%zz-Odd-Secret')).toBe('[redacted]');
   });
 
   it('refuses other proxy schemes, naming the host and never the password', () => {
@@ -224,9 +245,35 @@ describe('a proxied fetch', () => {
     const unknown = await failure(
       fetchVia({ HTTP_PROXY: 'http://proxy.does-not-resolve.invalid:3128' }).fetch(accountUrl()),
     );
-    expect(unknown.error.message).toBe(
-      'The proxy proxy.does-not-resolve.invalid:3128 (from HTTP_PROXY) could not be reached: its host name was not found. Check HTTP_PROXY, or unset it where the Report Service can be reached directly.',
-    );
+    expect(unknown.error).toEqual({
+      kind: 'network',
+      message:
+        'The proxy proxy.does-not-resolve.invalid:3128 (from HTTP_PROXY) could not be reached: its host name was not found. Check HTTP_PROXY, or unset it where the Report Service can be reached directly.',
+    });
+  });
+
+  it('sends https:// requests through HTTPS_PROXY: the proxy is asked for the host (which does not resolve here)', async () => {
+    const proxy = await startTestProxy({
+      routes: { 'reports.proxy-only.invalid:443': await freeLoopbackPort() },
+    });
+    started.push(proxy);
+    const { fetch } = fetchVia({ HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` });
+    // The proxy cannot reach its route (nothing listens there): it refuses the tunnel.
+    const refused = await failure(fetch('https://reports.proxy-only.invalid/api/v1/account'));
+    expect(refused.error).toMatchObject({ kind: 'network', status: 502 });
+    expect(refused.error.message).toMatch(/\(from HTTPS_PROXY\) refused to connect/);
+    expect(proxy.connects).toEqual([{ target: 'reports.proxy-only.invalid:443' }]);
+  });
+
+  it('closes its connections: nothing goes through it afterwards', async () => {
+    const proxy = await testProxy();
+    const proxied = proxiedFetch(proxySettings({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}` })!);
+    expect((await proxied.fetch(accountUrl(), init)).status).toBe(200);
+    await proxied.close();
+    await expect(proxied.fetch(accountUrl(), init)).rejects.toMatchObject({
+      cause: { code: 'UND_ERR_DESTROYED' },
+    });
+    expect(proxy.connects).toHaveLength(1);
   });
 });
 
@@ -257,6 +304,39 @@ describe('proxyFailure', () => {
       proxyFailure(new TypeError('fetch failed', { cause: code({ code: 'ECONNRESET' }) }), proxy),
     ).toBeUndefined();
     expect(proxyFailure('not an error', proxy)).toBeUndefined();
+  });
+
+  it('names the proxy only for a refusal on its port or a failed lookup of its host', () => {
+    const onProxy = { port: 3128, hostname: 'proxy.example' };
+    expect(proxyFailure(code({ code: 'ECONNRESET', ...onProxy }), proxy)).toBeUndefined();
+    expect(proxyFailure(code({ code: 'ETIMEDOUT', ...onProxy }), proxy)).toBeUndefined();
+    expect(proxyFailure(code({ code: 'ENOTFOUND', hostname: 'proxy.example' }), proxy)?.error.kind).toBe(
+      'network',
+    );
+  });
+
+  it('words a refused tunnel by its status, whether a login was given or not', () => {
+    const withLogin = { ...proxy, hasLogin: true };
+    const refusal = (status: number) => new Error(`Proxy response (${status}) !== 200 when HTTP Tunneling`);
+    expect(proxyFailure(refusal(502), withLogin)?.error.message).toMatch(
+      /refused to connect to the Report Service \(HTTP 502\)/,
+    );
+    expect(proxyFailure(refusal(407), withLogin)?.error.message).toMatch(
+      /did not accept the user name and password/,
+    );
+    expect(proxyFailure(refusal(403), proxy)?.error).toMatchObject({ kind: 'network', status: 403 });
+  });
+
+  it('walks at most five causes, and stops at a missing or looping one', () => {
+    const refusal = new Error('Proxy response (407) !== 200 when HTTP Tunneling');
+    const nested = (depth: number): Error =>
+      depth === 0 ? refusal : new Error(`level ${depth}`, { cause: nested(depth - 1) });
+    expect(proxyFailure(nested(4), proxy)?.error.status).toBe(407);
+    expect(proxyFailure(nested(5), proxy)).toBeUndefined();
+    expect(proxyFailure(new Error('no cause', { cause: null }), proxy)).toBeUndefined();
+    const looping = new Error('loops');
+    (looping as { cause?: unknown }).cause = looping;
+    expect(proxyFailure(looping, proxy)).toBeUndefined();
   });
 
   it('knows the default ports of http:// and https:// proxies, and looks down the cause chain', () => {
