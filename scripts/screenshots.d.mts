@@ -1,0 +1,8 @@
+/** Types for scripts/screenshots.mjs (plain JS: the launcher runs it with node). */
+export interface SpecSource {
+  file: string;
+  source: string;
+}
+export function picturesShown(markdown: string): string[];
+export function specsTaking(pictures: string[], specs: SpecSource[]): { files: string[]; untaken: string[] };
+export function e2eSpecs(root?: string): SpecSource[];
