@@ -1,4 +1,7 @@
 /** Types for scripts/launch.mjs (plain JS for old Nodes: npm runs it with whichever Node is first on PATH). */
+import type { EventEmitter } from 'node:events';
+import type { StdioOptions } from 'node:child_process';
+
 export interface RequiredNode {
   major: number;
   minor: number;
@@ -7,11 +10,17 @@ export interface RequiredNode {
 }
 export interface Step {
   argv: string[];
-  env?: Record<string, string>;
+  env: Record<string, string>;
 }
 export interface StepResult {
   code: number | null;
   signal: NodeJS.Signals | null;
+}
+export interface StepOptions {
+  stdio?: StdioOptions;
+  error?: (line: string) => void;
+  /** Where SIGINT, SIGTERM and SIGHUP arrive (this process unless given). */
+  signals?: Pick<EventEmitter, 'on' | 'removeListener'>;
 }
 export type NodeChoice = { node: string; headers: string | null; error?: undefined } | { error: string };
 export const NODE_DIR_ENV: string;
@@ -35,6 +44,7 @@ export function chooseNode(options?: {
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
 }): NodeChoice;
+export function npmCommand(node: string, env?: NodeJS.ProcessEnv): string[];
 export function stepEnv(
   node: string,
   env?: NodeJS.ProcessEnv,
@@ -45,6 +55,26 @@ export function taskSteps(
   args: string[],
   options: { node: string; headers?: string | null; env?: NodeJS.ProcessEnv },
 ): Step[] | null;
-export function runStep(argv: string[], env: NodeJS.ProcessEnv): Promise<StepResult>;
-export function runSteps(steps: Step[], node: string, env?: NodeJS.ProcessEnv): Promise<StepResult>;
-export function exitLike(result: StepResult): void;
+export function runStep(argv: string[], env: NodeJS.ProcessEnv, options?: StepOptions): Promise<StepResult>;
+export function runSteps(
+  steps: Step[],
+  node: string,
+  env?: NodeJS.ProcessEnv,
+  options?: StepOptions,
+): Promise<StepResult>;
+export function exitLike(
+  result: StepResult,
+  proc?: {
+    pid: number;
+    kill(pid: number, signal: NodeJS.Signals): unknown;
+    exit(code: number | null): unknown;
+  },
+): void;
+export function launch(
+  argv: string[],
+  deps?: {
+    choose?: () => NodeChoice;
+    run?: (steps: Step[], node: string) => Promise<StepResult>;
+    error?: (line: string) => void;
+  },
+): Promise<StepResult>;

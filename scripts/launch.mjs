@@ -21,6 +21,7 @@ const projectDir = fileURLToPath(new URL('..', import.meta.url));
 export const NODE_DIR_ENV = 'REPORT_DESK_NODE_DIR';
 /** The script that installs the project's Node (named in the sentence when it is missing). */
 const INSTALL_NODE_SCRIPT = join(projectDir, 'scripts', 'install-node.sh');
+const TASKS = 'start|cli|preview|demo-service|screenshots';
 
 /** The command that installs the project's Node, as typed from `cwd` (./scripts/… from the project). */
 export function installNodeCommand(cwd = process.cwd()) {
@@ -30,22 +31,33 @@ export function installNodeCommand(cwd = process.cwd()) {
 
 /** package.json's `engines.node` (">=22.12") as { major, minor, patch, text }. */
 export function requiredNode(
+  // Stryker disable next-line StringLiteral: without 'utf8' JSON.parse reads the Buffer as the same text.
   packageJson = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')),
 ) {
-  const range = String((packageJson.engines && packageJson.engines.node) || '');
+  const range = packageJson.engines ? String(packageJson.engines.node) : '';
   const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
   if (!match) throw new Error(`package.json engines.node must read ">=MAJOR.MINOR", not "${range}"`);
-  const [major, minor = 0, patch = 0] = match.slice(1).map((part) => Number(part || 0));
+  const [major, minor, patch] = match
+    .slice(1)
+    .map(Number)
+    .map((part) => part || 0);
   return { major, minor, patch, text: match[3] ? `${major}.${minor}.${patch}` : `${major}.${minor}` };
+}
+
+/** "v20.20.2" → "20.20.2" (process.version has the v, process.versions.node has not). */
+function bareVersion(version) {
+  const text = String(version);
+  return text.startsWith('v') ? text.slice(1) : text;
 }
 
 /** Whether a Node version ("20.20.2" or "v20.20.2") meets the requirement. */
 export function isSupportedNode(version, required = requiredNode()) {
-  const parts = String(version).replace(/^v/, '').split('.').map(Number);
+  const parts = bareVersion(version).split('.').map(Number);
   const wanted = [required.major, required.minor, required.patch];
+  // Stryker disable next-line EqualityOperator: a fourth part compares undefined with undefined, neither > nor <.
   for (let i = 0; i < 3; i++) {
-    const part = parts[i] || 0;
-    if (part !== wanted[i]) return part > wanted[i];
+    if (parts[i] > wanted[i]) return true;
+    if (parts[i] < wanted[i]) return false;
   }
   return true;
 }
@@ -55,29 +67,28 @@ export function projectNodeDir(env = process.env) {
   return env[NODE_DIR_ENV] ? resolve(env[NODE_DIR_ENV]) : join(projectDir, '.tools', 'node24');
 }
 
+function packageVersion(packageDir) {
+  const manifest = join(packageDir, 'package.json');
+  // Stryker disable next-line StringLiteral: without 'utf8' JSON.parse reads the Buffer as the same text.
+  return existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).version : undefined;
+}
+
 /**
  * The project's Node, as scripts/node-env.sh installs it (node_modules/node-<os>-<arch>/bin/node
  * under the folder), when it is there and supported: { binary, packageDir, version } or null.
  */
 export function installedProjectNode(dir = projectNodeDir(), required = requiredNode()) {
   const modules = join(dir, 'node_modules');
-  const names = existsSync(modules) ? readdirSync(modules).filter((name) => name.startsWith('node-')) : [];
-  for (const name of names.sort()) {
+  if (!existsSync(modules)) return null;
+  for (const name of readdirSync(modules)) {
     const packageDir = join(modules, name);
     const binary = join(packageDir, 'bin', 'node');
     const version = packageVersion(packageDir);
-    if (version && existsSync(binary) && isSupportedNode(version, required))
+    if (name.startsWith('node-') && version && existsSync(binary) && isSupportedNode(version, required)) {
       return { binary, packageDir, version };
+    }
   }
   return null;
-}
-
-function packageVersion(packageDir) {
-  try {
-    return JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version;
-  } catch {
-    return null;
-  }
 }
 
 /** The one sentence for a Node that is too old while the project's is not installed. */
@@ -86,7 +97,7 @@ export function nodeTooOldMessage(found, execPath, required = requiredNode(), pl
     platform === 'win32'
       ? 'install Node 24 LTS with: winget install OpenJS.NodeJS.LTS'
       : `install the project's Node 24 with: ${installNodeCommand()}`;
-  return `ReportDesk needs Node ${required.text} or later, but the Node found is ${String(found).replace(/^v/, '')} (${execPath}); ${install}`;
+  return `ReportDesk needs Node ${required.text} or later, but the Node found is ${bareVersion(found)} (${execPath}); ${install}`;
 }
 
 /**
@@ -103,39 +114,33 @@ export function chooseNode({
   const required = requiredNode();
   if (isSupportedNode(version, required)) return { node: execPath, headers: null };
   const installed = installedProjectNode(projectNodeDir(env), required);
-  if (installed) {
-    const headers = existsSync(join(installed.packageDir, 'include', 'node', 'node.h'))
-      ? installed.packageDir
-      : null;
-    return { node: installed.binary, headers };
-  }
-  return { error: nodeTooOldMessage(version, execPath, required, platform) };
+  if (!installed) return { error: nodeTooOldMessage(version, execPath, required, platform) };
+  const hasHeaders = existsSync(join(installed.packageDir, 'include', 'node', 'node.h'));
+  return { node: installed.binary, headers: hasHeaders ? installed.packageDir : null };
 }
 
 /** The environment for a step on `node`: its folder first on PATH, so every nested `node` is it. */
 export function stepEnv(node, env = process.env, extra = {}) {
+  // Windows spells it Path.
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === 'PATH') || 'PATH';
   const path = env[pathKey] ? dirname(node) + delimiter + env[pathKey] : dirname(node);
   return Object.assign({}, env, { [pathKey]: path }, extra);
 }
 
-function tsxCli() {
-  const manifest = JSON.parse(readFileSync(join(projectDir, 'node_modules', 'tsx', 'package.json'), 'utf8'));
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.tsx;
-  return join(projectDir, 'node_modules', 'tsx', bin);
+/** How to start npm on `node`: npm's own script file when npm started us, else npm from PATH. */
+export function npmCommand(node, env = process.env) {
+  const npmCli = String(env.npm_execpath);
+  return /\.[cm]?js$/.test(npmCli) ? [node, npmCli] : ['npm'];
 }
 
-/** `npm run -s <script>` on the chosen Node: npm's own script file when npm started us. */
 function npmRun(node, script, env) {
-  const npmCli = env.npm_execpath;
-  return npmCli && /\.[cm]?js$/.test(npmCli)
-    ? [node, npmCli, 'run', '-s', script]
-    : ['npm', 'run', '-s', script];
+  return [...npmCommand(node, env), 'run', '-s', script];
 }
 
 /**
- * The steps of a task, each [command, ...args] plus, for native-module builds, the headers to
- * build against. The last step is the long-running one (the app, the CLI, a server).
+ * The steps of a task, each { argv, env } (env: what the step adds, for native-module builds the
+ * headers to build against), or null for an unknown task. The last step is the long-running one
+ * (the app, the CLI, a server).
  */
 export function taskSteps(task, args, { node, headers = null, env = process.env }) {
   const nativeModules = (target) => ({
@@ -143,29 +148,26 @@ export function taskSteps(task, args, { node, headers = null, env = process.env 
     // npm rebuild's node-gyp builds against these headers, not against a ~/.npmrc nodedir (another Node's).
     env: headers ? { npm_config_nodedir: headers } : {},
   });
-  const tsx = (entry) => ({ argv: [node, tsxCli(), join(projectDir, entry), ...args] });
-  switch (task) {
-    case 'start':
-      return [
-        { argv: npmRun(node, 'build', env) },
-        nativeModules('electron'),
-        { argv: [node, join(projectDir, 'node_modules', 'electron', 'cli.js'), projectDir, ...args] },
-      ];
-    case 'cli':
-      return [nativeModules('node'), tsx('electron/cli/main.ts')];
-    case 'preview':
-      return [
-        { argv: npmRun(node, 'build:renderer', env) },
-        nativeModules('node'),
-        tsx('electron/preview/run.ts'),
-      ];
-    case 'demo-service':
-      return [tsx('electron/demo-service/run.ts')];
-    case 'screenshots':
-      return [{ argv: [node, join(projectDir, 'scripts', 'screenshots.mjs'), ...args] }];
-    default:
-      return null;
-  }
+  const tsxDir = join(projectDir, 'node_modules', 'tsx');
+  // Stryker disable next-line StringLiteral: without 'utf8' JSON.parse reads the Buffer as the same text.
+  const tsxCli = join(tsxDir, JSON.parse(readFileSync(join(tsxDir, 'package.json'), 'utf8')).bin);
+  const tsx = (entry) => ({ argv: [node, tsxCli, join(projectDir, entry), ...args], env: {} });
+  const tasks = {
+    start: () => [
+      { argv: npmRun(node, 'build', env), env: {} },
+      nativeModules('electron'),
+      { argv: [node, join(projectDir, 'node_modules', 'electron', 'cli.js'), projectDir, ...args], env: {} },
+    ],
+    cli: () => [nativeModules('node'), tsx('electron/cli/main.ts')],
+    preview: () => [
+      { argv: npmRun(node, 'build:renderer', env), env: {} },
+      nativeModules('node'),
+      tsx('electron/preview/run.ts'),
+    ],
+    'demo-service': () => [tsx('electron/demo-service/run.ts')],
+    screenshots: () => [{ argv: [node, join(projectDir, 'scripts', 'screenshots.mjs'), ...args], env: {} }],
+  };
+  return Object.hasOwn(tasks, task) ? tasks[task]() : null;
 }
 
 const FORWARDED_SIGNALS = ['SIGTERM', 'SIGHUP'];
@@ -175,55 +177,59 @@ const FORWARDED_SIGNALS = ['SIGTERM', 'SIGHUP'];
  * terminal itself, so this process only waits for it; SIGTERM and SIGHUP are passed on.
  * Resolves { code, signal }.
  */
-export function runStep(argv, env) {
+export function runStep(argv, env, { stdio = 'inherit', error = console.error, signals = process } = {}) {
   return new Promise((resolvePromise) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: 'inherit', env });
+    const child = spawn(argv[0], argv.slice(1), { stdio, env });
     const ignoreInterrupt = () => {};
     const forward = (signal) => child.kill(signal);
-    process.on('SIGINT', ignoreInterrupt);
-    for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+    signals.on('SIGINT', ignoreInterrupt);
+    for (const signal of FORWARDED_SIGNALS) signals.on(signal, forward);
     const done = (result) => {
-      process.removeListener('SIGINT', ignoreInterrupt);
-      for (const signal of FORWARDED_SIGNALS) process.removeListener(signal, forward);
+      signals.removeListener('SIGINT', ignoreInterrupt);
+      for (const signal of FORWARDED_SIGNALS) signals.removeListener(signal, forward);
       resolvePromise(result);
     };
-    child.on('error', (error) => {
-      console.error(`Could not start ${argv[0]}: ${error.message}`);
+    child.on('error', (thrown) => {
+      error(`Could not start ${argv[0]}: ${thrown.message}`);
       done({ code: 1, signal: null });
     });
     child.on('exit', (code, signal) => done({ code, signal }));
   });
 }
 
-/** Runs the steps in order, stopping at the first that fails; answers the exit code (or signal). */
-export async function runSteps(steps, node, env = process.env) {
+/** Runs the steps in order, stopping at the first that fails; answers how the last one ended. */
+export async function runSteps(steps, node, env = process.env, options = {}) {
   for (const step of steps) {
-    const result = await runStep(step.argv, stepEnv(node, env, step.env));
+    const result = await runStep(step.argv, stepEnv(node, env, step.env), options);
     if (result.signal || result.code !== 0) return result;
   }
   return { code: 0, signal: null };
 }
 
-/** Ends this process the way its last step ended (a signal is re-raised, so callers see it). */
-export function exitLike(result) {
-  if (result.signal) {
-    process.kill(process.pid, result.signal);
-    return;
-  }
-  process.exit(result.code === null ? 1 : result.code);
+/** Ends the process the way its last step ended (a signal is raised again, so callers see it). */
+export function exitLike(result, proc = process) {
+  if (result.signal) proc.kill(proc.pid, result.signal);
+  else proc.exit(result.code);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [task, ...args] = process.argv.slice(2);
-  const choice = chooseNode();
+/** The launcher: answers how its task ended ({ code, signal }). */
+export async function launch(argv, { choose = chooseNode, run = runSteps, error = console.error } = {}) {
+  const [task, ...args] = argv;
+  const choice = choose();
   if (choice.error) {
-    console.error(choice.error);
-    process.exit(1);
+    error(choice.error);
+    return { code: 1, signal: null };
   }
   const steps = taskSteps(task, args, { node: choice.node, headers: choice.headers });
   if (!steps) {
-    console.error('usage: node scripts/launch.mjs start|cli|preview|demo-service|screenshots [args...]');
-    process.exit(2);
+    error(`usage: node scripts/launch.mjs ${TASKS} [args...]`);
+    return { code: 2, signal: null };
   }
-  exitLike(await runSteps(steps, choice.node));
+  return run(steps, choice.node);
 }
+
+// Stryker disable all: the entry point; tests/integration/launcher.test.ts runs it through npm.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  exitLike(await launch(process.argv.slice(2)));
+}
+// Stryker restore all

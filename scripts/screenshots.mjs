@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmCommand } from './launch.mjs';
 
 const projectDir = fileURLToPath(new URL('..', import.meta.url));
 const E2E_DIR = 'tests/e2e';
@@ -41,28 +42,41 @@ export function specsTaking(pictures, specs) {
 export function e2eSpecs(root = projectDir) {
   return readdirSync(join(root, E2E_DIR))
     .filter((name) => name.endsWith('.spec.ts'))
-    .map((name) => ({ file: `${E2E_DIR}/${name}`, source: readFileSync(join(root, E2E_DIR, name), 'utf8') }));
+    .map((name) => ({
+      file: `${E2E_DIR}/${name}`,
+      // Stryker disable next-line StringLiteral: without 'utf8' RegExp.test reads the Buffer as the same text.
+      source: readFileSync(join(root, E2E_DIR, name), 'utf8'),
+    }));
 }
 
-function run(argv) {
-  console.log(`screenshots: ${argv.join(' ')}`);
-  const result = spawnSync(argv[0], argv.slice(1), { cwd: projectDir, stdio: 'inherit' });
-  return result.status ?? 1;
+/** Runs a command in the project folder with the terminal's stdio; answers its exit code. */
+export function runCommand(argv, cwd, log = console.log) {
+  log(`screenshots: ${argv.join(' ')}`);
+  return spawnSync(argv[0], argv.slice(1), { cwd, stdio: 'inherit' }).status ?? 1;
 }
 
-function main() {
-  const pictures = picturesShown(readFileSync(join(projectDir, 'README.md'), 'utf8'));
-  const { files, untaken } = specsTaking(pictures, e2eSpecs());
+/**
+ * The whole command: answers its exit code. `run` starts each step (the renderer's build, then the
+ * specs in Chromium with a throw-away keyring) and answers its exit code.
+ */
+export function regenerate({
+  root = projectDir,
+  env = process.env,
+  run = runCommand,
+  log = console.log,
+  error = console.error,
+} = {}) {
+  const pictures = picturesShown(readFileSync(join(root, 'README.md'), 'utf8'));
+  const { files, untaken } = specsTaking(pictures, e2eSpecs(root));
   if (untaken.length > 0) {
-    console.error(`screenshots: no end-to-end spec takes ${untaken.join(', ')} (README.md shows them)`);
+    error(`screenshots: no end-to-end spec takes ${untaken.join(', ')} (README.md shows them)`);
     return 1;
   }
-  rmSync(join(projectDir, TAKEN), { recursive: true, force: true });
-  const npmCli = process.env.npm_execpath;
-  const npm = npmCli && /\.[cm]?js$/.test(npmCli) ? [process.execPath, npmCli] : ['npm'];
-  const playwright = join(projectDir, 'node_modules', '@playwright', 'test', 'cli.js');
+  // Pictures of an earlier run must not stand in for ones this run failed to take.
+  rmSync(join(root, TAKEN), { recursive: true, force: true });
+  const playwright = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
   const steps = [
-    [...npm, 'run', '-s', 'build:renderer'],
+    [...npmCommand(process.execPath, env), 'run', '-s', 'build:renderer'],
     [
       './scripts/with-keyring.sh',
       process.execPath,
@@ -74,24 +88,24 @@ function main() {
     ],
   ];
   for (const step of steps) {
-    const status = run(step);
+    const status = run(step, root);
     if (status !== 0) {
-      console.error(
-        `screenshots: stopped, ${step.slice(0, 2).join(' ')} failed (exit ${status}); docs/screenshots is unchanged`,
-      );
+      error(`screenshots: stopped, ${step.join(' ')} failed (exit ${status}); ${SHOWN} is unchanged`);
       return status;
     }
   }
-  const missing = pictures.filter((picture) => !existsSync(join(projectDir, TAKEN, `${picture}.png`)));
+  const missing = pictures.filter((picture) => !existsSync(join(root, TAKEN, `${picture}.png`)));
   if (missing.length > 0) {
-    console.error(`screenshots: the run did not take ${missing.join(', ')}; docs/screenshots is unchanged`);
+    error(`screenshots: the run did not take ${missing.join(', ')}; ${SHOWN} is unchanged`);
     return 1;
   }
   for (const picture of pictures) {
-    copyFileSync(join(projectDir, TAKEN, `${picture}.png`), join(projectDir, SHOWN, `${picture}.png`));
+    copyFileSync(join(root, TAKEN, `${picture}.png`), join(root, SHOWN, `${picture}.png`));
   }
-  console.log(`screenshots: ${pictures.length} pictures copied into ${SHOWN}: ${pictures.join(', ')}`);
+  log(`screenshots: ${pictures.length} pictures copied into ${SHOWN}: ${pictures.join(', ')}`);
   return 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main());
+// Stryker disable next-line all: the entry point; `npm run screenshots` runs it.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  process.exit(regenerate());

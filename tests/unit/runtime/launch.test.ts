@@ -4,7 +4,17 @@
  * task, and that its own code still parses for the old Nodes it has to run on. The real runs
  * (npm with Node 20 first on PATH) are in tests/integration/launcher.test.ts.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import {
+  chmodSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,14 +22,19 @@ import { parse } from 'acorn';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   chooseNode,
+  exitLike,
   installedProjectNode,
   installNodeCommand,
   isSupportedNode,
+  launch,
   nodeTooOldMessage,
+  projectNodeDir,
   requiredNode,
+  runStep,
   runSteps,
   stepEnv,
   taskSteps,
+  type Step,
 } from '../../../scripts/launch.mjs';
 
 const projectDir = fileURLToPath(new URL('../../..', import.meta.url));
@@ -61,9 +76,24 @@ describe('the Node the project needs', () => {
     });
   });
 
+  it('reads a bare major, spaces around the range and long parts', () => {
+    expect(requiredNode({ engines: { node: ' >=22 ' } })).toEqual({
+      major: 22,
+      minor: 0,
+      patch: 0,
+      text: '22.0',
+    });
+    expect(requiredNode({ engines: { node: '>=18.19.10' } })).toMatchObject({ patch: 10, text: '18.19.10' });
+  });
+
   it('refuses an engines range it cannot read instead of guessing', () => {
-    expect(() => requiredNode({ engines: { node: '^22 || ^24' } })).toThrow(/engines.node must read/);
-    expect(() => requiredNode({})).toThrow(/engines.node must read/);
+    for (const node of ['^22 || ^24', 'x>=22.12', '>=22.12 <25', '>=22.12.', '<=22.12']) {
+      expect(() => requiredNode({ engines: { node } })).toThrow(
+        `package.json engines.node must read ">=MAJOR.MINOR", not "${node}"`,
+      );
+    }
+    expect(() => requiredNode({ engines: {} })).toThrow(/not "undefined"/);
+    expect(() => requiredNode({})).toThrow(/not ""/);
   });
 
   it('compares major, minor and patch in order', () => {
@@ -80,6 +110,13 @@ describe('the Node the project needs', () => {
   });
 });
 
+describe('projectNodeDir', () => {
+  it('is .tools/node24 in the project, or where REPORT_DESK_NODE_DIR says', () => {
+    expect(projectNodeDir({})).toBe(join(projectDir, '.tools', 'node24'));
+    expect(projectNodeDir({ REPORT_DESK_NODE_DIR: '/opt/node24' })).toBe('/opt/node24');
+  });
+});
+
 describe('installedProjectNode', () => {
   it('finds the Node package node-env.sh installs, with its version', () => {
     const root = tempDir();
@@ -93,6 +130,15 @@ describe('installedProjectNode', () => {
 
   it('finds nothing in an empty or missing folder, without a binary, or older than engines', () => {
     expect(installedProjectNode(tempDir())).toBeNull();
+    const emptyModules = tempDir();
+    mkdirSync(join(emptyModules, 'node_modules'));
+    expect(installedProjectNode(emptyModules)).toBeNull();
+    const withoutManifest = tempDir();
+    rmSync(join(nodePackage(withoutManifest, '24.21.0'), 'package.json'));
+    expect(installedProjectNode(withoutManifest)).toBeNull();
+    const notNode = tempDir();
+    renameSync(nodePackage(notNode, '24.21.0'), join(notNode, 'node_modules', 'other-tool'));
+    expect(installedProjectNode(notNode)).toBeNull();
     expect(installedProjectNode(join(tempDir(), 'missing'))).toBeNull();
     const withoutBinary = tempDir();
     nodePackage(withoutBinary, '24.21.0', { binary: false });
@@ -122,9 +168,10 @@ describe('chooseNode', () => {
     expect(choice).toEqual({ node: join(dir, 'bin', 'node'), headers: dir });
   });
 
-  it('gives no headers folder when the package has none', () => {
+  it('gives no headers folder when the package has no node.h', () => {
     const root = tempDir();
-    nodePackage(root, '24.21.0', { headers: false });
+    const dir = nodePackage(root, '24.21.0', { headers: false });
+    mkdirSync(join(dir, 'include', 'node'), { recursive: true });
     const choice = chooseNode({
       version: '20.20.2',
       execPath: '/usr/bin/node',
@@ -176,8 +223,10 @@ describe('taskSteps', () => {
           'profiles',
           'list',
         ],
+        env: {},
       },
     ]);
+    expect(taskSteps('cli', [], { node })?.[0].env).toEqual({});
   });
 
   it('builds, switches the native modules to Electron and starts Electron for npm start', () => {
@@ -190,7 +239,26 @@ describe('taskSteps', () => {
       [node, join(projectDir, 'scripts/native-modules.mjs'), 'electron'],
       [node, join(projectDir, 'node_modules/electron/cli.js'), projectDir],
     ]);
-    expect(steps?.[1].env).toEqual({});
+    expect(steps?.map((step) => step.env)).toEqual([{}, {}, {}]);
+  });
+
+  it("runs npm's own script file when npm started the launcher, and npm from PATH otherwise", () => {
+    const npmArgv = (npm_execpath?: string) =>
+      taskSteps('start', [], { node, env: npm_execpath === undefined ? {} : { npm_execpath } })?.[0].argv;
+    expect(npmArgv('/usr/lib/node_modules/npm/bin/npm-cli.cjs')?.slice(0, 2)).toEqual([
+      node,
+      '/usr/lib/node_modules/npm/bin/npm-cli.cjs',
+    ]);
+    expect(npmArgv('/opt/npm/bin/npm-cli.mjs')?.slice(0, 2)).toEqual([node, '/opt/npm/bin/npm-cli.mjs']);
+    for (const other of [
+      undefined,
+      '',
+      '/usr/local/bin/yarn',
+      '/opt/tools.js/bin/pnpm',
+      '/opt/npm-cli.jsx',
+    ]) {
+      expect(npmArgv(other)).toEqual(['npm', 'run', '-s', 'build']);
+    }
   });
 
   it('builds the renderer before the preview, and knows the demo service and the screenshots', () => {
@@ -206,21 +274,38 @@ describe('taskSteps', () => {
         '0',
       ],
     ]);
-    expect(taskSteps('demo-service', [], { node })?.[0].argv.at(-1)).toBe(
-      join(projectDir, 'electron/demo-service/run.ts'),
-    );
-    expect(taskSteps('screenshots', [], { node })?.[0].argv).toEqual([
-      node,
-      join(projectDir, 'scripts/screenshots.mjs'),
+    expect(taskSteps('demo-service', ['--port', '0'], { node })).toEqual([
+      {
+        argv: [
+          node,
+          join(projectDir, 'node_modules/tsx/dist/cli.mjs'),
+          join(projectDir, 'electron/demo-service/run.ts'),
+          '--port',
+          '0',
+        ],
+        env: {},
+      },
+    ]);
+    expect(taskSteps('screenshots', ['x'], { node })).toEqual([
+      { argv: [node, join(projectDir, 'scripts/screenshots.mjs'), 'x'], env: {} },
     ]);
     expect(taskSteps('unknown', [], { node })).toBeNull();
+    expect(taskSteps('toString', [], { node })).toBeNull();
   });
 });
 
 describe('running the steps', () => {
   it('puts the chosen Node first on PATH for every step', () => {
-    const env = stepEnv('/tools/node24/bin/node', { PATH: '/usr/bin' }, { EXTRA: '1' });
-    expect(env).toEqual({ PATH: `/tools/node24/bin${delimiter}/usr/bin`, EXTRA: '1' });
+    const env = stepEnv('/tools/node24/bin/node', { PATH: '/usr/bin', HOME: '/root' }, { EXTRA: '1' });
+    expect(env).toEqual({ PATH: `/tools/node24/bin${delimiter}/usr/bin`, HOME: '/root', EXTRA: '1' });
+    // Windows spells it Path; without one, the Node's folder is the whole PATH.
+    expect(stepEnv('/tools/node24/bin/node', { Path: '/usr/bin' })).toEqual({
+      Path: `/tools/node24/bin${delimiter}/usr/bin`,
+    });
+    expect(stepEnv('/tools/node24/bin/node', { HOME: '/root' })).toEqual({
+      HOME: '/root',
+      PATH: '/tools/node24/bin',
+    });
   });
 
   it('stops at the first failing step and answers its exit code', async () => {
@@ -232,9 +317,11 @@ describe('running the steps', () => {
         '-e',
         `require('fs').appendFileSync(${JSON.stringify(log)}, '${code}'); process.exit(${code})`,
       ],
+      env: {},
     });
+    expect(await runSteps([step(0), step(0)], process.execPath)).toEqual({ code: 0, signal: null });
     expect(await runSteps([step(0), step(3), step(0)], process.execPath)).toEqual({ code: 3, signal: null });
-    expect(readFileSync(log, 'utf8')).toBe('03');
+    expect(readFileSync(log, 'utf8')).toBe('0003');
   });
 
   it('answers the signal that ended a step, and gives each step its own environment', async () => {
@@ -251,6 +338,113 @@ describe('running the steps', () => {
     });
     expect(result).toEqual({ code: null, signal: 'SIGTERM' });
     expect(readFileSync(out, 'utf8').trim()).toBe(`yes:${dirname(process.execPath)}`);
+  });
+});
+
+describe('runStep', () => {
+  /** A stand-in for this process's signals: emitting on it is what a signal to the launcher does. */
+  const signals = () => new EventEmitter();
+  const sleeper = (ms: number) => [process.execPath, '-e', `setTimeout(() => process.exit(0), ${ms})`];
+
+  it('passes SIGTERM and SIGHUP on to the running step, and lets it handle Ctrl-C itself', async () => {
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      const emitter = signals();
+      const running = runStep(sleeper(20_000), process.env, { stdio: 'ignore', signals: emitter });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      emitter.emit(signal, signal);
+      expect(await running).toEqual({ code: null, signal });
+    }
+    const emitter = signals();
+    const running = runStep(sleeper(300), process.env, { stdio: 'ignore', signals: emitter });
+    expect(emitter.listenerCount('SIGINT')).toBe(1);
+    emitter.emit('SIGINT', 'SIGINT');
+    expect(await running).toEqual({ code: 0, signal: null });
+    for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) expect(emitter.listenerCount(name)).toBe(0);
+  });
+
+  it("gives the step this process's terminal (stdio inherited)", async () => {
+    const check =
+      "process.exit(require('fs').fstatSync(1).ino === Number(process.env.PARENT_STDOUT) ? 0 : 1)";
+    const env = { ...process.env, PARENT_STDOUT: String(fstatSync(1).ino) };
+    expect(await runStep([process.execPath, '-e', check], env, { signals: signals() })).toEqual({
+      code: 0,
+      signal: null,
+    });
+    // The check tells a pipe from the inherited stdout.
+    expect(
+      await runStep([process.execPath, '-e', check], env, { stdio: 'pipe', signals: signals() }),
+    ).toEqual({
+      code: 1,
+      signal: null,
+    });
+  });
+
+  it('says which command could not be started, and fails', async () => {
+    const lines: string[] = [];
+    const emitter = signals();
+    const result = await runStep(['/nonexistent/tool', 'x'], process.env, {
+      error: (line) => lines.push(line),
+      signals: emitter,
+    });
+    expect(result).toEqual({ code: 1, signal: null });
+    expect(lines).toEqual(['Could not start /nonexistent/tool: spawn /nonexistent/tool ENOENT']);
+    expect(emitter.listenerCount('SIGTERM')).toBe(0);
+  });
+});
+
+describe('launch', () => {
+  const node = '/tools/node24/bin/node';
+
+  it('runs the task’s steps on the chosen Node', async () => {
+    const runs: { steps: Step[]; node: string }[] = [];
+    const result = await launch(['cli', 'profiles', 'list'], {
+      choose: () => ({ node, headers: null }),
+      run: async (steps, chosen) => {
+        runs.push({ steps, node: chosen });
+        return { code: 4, signal: null };
+      },
+    });
+    expect(result).toEqual({ code: 4, signal: null });
+    expect(runs).toEqual([{ steps: taskSteps('cli', ['profiles', 'list'], { node }), node }]);
+  });
+
+  it('stops with the sentence when no Node fits, and with the usage for an unknown task', async () => {
+    const lines: string[] = [];
+    const neverRun = async () => {
+      throw new Error('must not run');
+    };
+    const error = (line: string) => lines.push(line);
+    expect(
+      await launch(['cli'], { choose: () => ({ error: 'the sentence' }), run: neverRun, error }),
+    ).toEqual({
+      code: 1,
+      signal: null,
+    });
+    expect(
+      await launch(['build'], { choose: () => ({ node, headers: null }), run: neverRun, error }),
+    ).toEqual({
+      code: 2,
+      signal: null,
+    });
+    expect(lines).toEqual([
+      'the sentence',
+      'usage: node scripts/launch.mjs start|cli|preview|demo-service|screenshots [args...]',
+    ]);
+  });
+
+  it('ends its process the way the last step ended', () => {
+    const calls: unknown[][] = [];
+    const proc = {
+      pid: 4321,
+      kill: (...args: unknown[]) => calls.push(['kill', ...args]),
+      exit: (...args: unknown[]) => calls.push(['exit', ...args]),
+    };
+    exitLike({ code: 3, signal: null }, proc);
+    exitLike({ code: null, signal: 'SIGINT' }, proc);
+    expect(calls).toEqual([
+      ['exit', 3],
+      ['kill', 4321, 'SIGINT'],
+    ]);
   });
 });
 
