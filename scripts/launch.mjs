@@ -1,6 +1,6 @@
 // Runs ReportDesk's own commands on a Node the project supports: `npm start`, `npm run cli`,
-// `npm run preview`, `npm run demo-service`, `npm run screenshots` (and bin/report-desk.mjs uses
-// chooseNode). npm starts this file with the first `node` on PATH, which may be older than
+// `npm run preview`, `npm run demo-service`, `npm run screenshots`, and with `exec` any command
+// (`npm run stress`, `npm run bench`); bin/report-desk.mjs uses chooseNode. npm starts this file with the first `node` on PATH, which may be older than
 // package.json's `engines` (Debian 12's Node 20). Then every step runs on the project's Node in
 // .tools/node24 (scripts/install-node.sh, scripts/node-env.sh), or, where none is installed,
 // nothing runs and one sentence names the Node found, the Node needed and the command that
@@ -10,6 +10,7 @@
 // as ES2022 and runs it on this machine's Node 20): it has to run on the old Node it replaces.
 //
 //   node scripts/launch.mjs start|cli|preview|demo-service|screenshots [args...]
+//   node scripts/launch.mjs exec COMMAND [args...]   (COMMAND finds the chosen Node first on PATH)
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -21,7 +22,7 @@ const projectDir = fileURLToPath(new URL('..', import.meta.url));
 export const NODE_DIR_ENV = 'REPORT_DESK_NODE_DIR';
 /** The script that installs the project's Node (named in the sentence when it is missing). */
 const INSTALL_NODE_SCRIPT = join(projectDir, 'scripts', 'install-node.sh');
-const TASKS = 'start|cli|preview|demo-service|screenshots';
+const TASKS = 'start|cli|preview|demo-service|screenshots|exec';
 
 /** The command that installs the project's Node, as typed from `cwd` (./scripts/… from the project). */
 export function installNodeCommand(cwd = process.cwd()) {
@@ -166,6 +167,7 @@ export function taskSteps(task, args, { node, headers = null, env = process.env 
     ],
     'demo-service': () => [tsx('electron/demo-service/run.ts')],
     screenshots: () => [{ argv: [node, join(projectDir, 'scripts', 'screenshots.mjs'), ...args], env: {} }],
+    exec: () => (args.length > 0 ? [{ argv: args, env: {} }] : null),
   };
   return Object.hasOwn(tasks, task) ? tasks[task]() : null;
 }

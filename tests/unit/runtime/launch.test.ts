@@ -289,6 +289,10 @@ describe('taskSteps', () => {
     expect(taskSteps('screenshots', ['x'], { node })).toEqual([
       { argv: [node, join(projectDir, 'scripts/screenshots.mjs'), 'x'], env: {} },
     ]);
+    expect(taskSteps('exec', ['tsx', 'tests/bench/run.ts'], { node })).toEqual([
+      { argv: ['tsx', 'tests/bench/run.ts'], env: {} },
+    ]);
+    expect(taskSteps('exec', [], { node })).toBeNull();
     expect(taskSteps('unknown', [], { node })).toBeNull();
     expect(taskSteps('toString', [], { node })).toBeNull();
   });
@@ -428,7 +432,7 @@ describe('launch', () => {
     });
     expect(lines).toEqual([
       'the sentence',
-      'usage: node scripts/launch.mjs start|cli|preview|demo-service|screenshots [args...]',
+      'usage: node scripts/launch.mjs start|cli|preview|demo-service|screenshots|exec [args...]',
     ]);
   });
 
