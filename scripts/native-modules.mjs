@@ -102,7 +102,7 @@ export function ensureNativeModules(target, deps = {}) {
   if (probe.ok) return 0;
   if (target === 'electron' && probe.reason === 'the Electron runtime is not installed') {
     error(
-      'native modules: the Electron runtime is not installed; run `node node_modules/electron/install.js` first',
+      'native modules: the Electron runtime is not installed; download it with ./scripts/start.sh (which then starts the app)',
     );
     return 1;
   }
