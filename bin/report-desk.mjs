@@ -1,8 +1,17 @@
 #!/usr/bin/env node
-// The `report-desk` command: runs the bundled CLI (built by `npm run build:node`).
+// The `report-desk` command: runs the bundled CLI (built by `npm run build:node`) on a Node the
+// project supports: this one, or the project's (.tools/node24) when this one is older than
+// `engines`; with neither, one sentence says what to install (scripts/launch.mjs). Plain
+// JavaScript with nothing newer than Node 18, like the launcher.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { chooseNode, exitLike, runStep, stepEnv } from '../scripts/launch.mjs';
 
+const choice = chooseNode();
+if (choice.error) {
+  console.error(choice.error);
+  process.exit(1);
+}
 const bundled = fileURLToPath(new URL('../dist/cli/report-desk.mjs', import.meta.url));
 if (!existsSync(bundled)) {
   console.error(
@@ -10,4 +19,8 @@ if (!existsSync(bundled)) {
   );
   process.exit(2);
 }
-await import(bundled);
+if (choice.node === process.execPath) {
+  await import(bundled);
+} else {
+  exitLike(await runStep([choice.node, bundled, ...process.argv.slice(2)], stepEnv(choice.node)));
+}

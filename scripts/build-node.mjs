@@ -33,8 +33,16 @@ const entries = (outDir) => [
     outfile: join(outDir, 'electron/preload.cjs'),
     format: 'cjs',
   },
-  // The CLI, usable without tsx once built.
-  { entryPoints: ['electron/cli/main.ts'], outfile: join(outDir, 'cli/report-desk.mjs'), format: 'esm' },
+  // The CLI, usable without tsx once built. undici (its proxy support) is CommonJS and requires
+  // Node's built-ins: an ES module has no `require`, so the bundle makes one (esbuild's shim uses it).
+  {
+    entryPoints: ['electron/cli/main.ts'],
+    outfile: join(outDir, 'cli/report-desk.mjs'),
+    format: 'esm',
+    banner: {
+      js: "import { createRequire as createCliRequire } from 'node:module'; const require = createCliRequire(import.meta.url);",
+    },
+  },
 ];
 
 /** Bundles every Node-side entry point into outDir (dist for the app; tests use a temp folder). */

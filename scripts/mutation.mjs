@@ -56,6 +56,12 @@ const TARGETS = {
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',
   ],
+  // The CLI's proxy support (issue 23); tests/integration/cliProxy.test.ts runs it in child processes.
+  'electron/cli/proxy.ts': ['tests/unit/cli/proxy.test.ts'],
+  // The launcher and the screenshots command (issue 23), plain JS run by npm;
+  // tests/integration/launcher.test.ts runs the launcher in child processes.
+  'scripts/launch.mjs': ['tests/unit/runtime/launch.test.ts', 'tests/unit/runtime/nativeModules.test.ts'],
+  'scripts/screenshots.mjs': ['tests/unit/runtime/screenshots.test.ts'],
 };
 
 const requested = process.argv.slice(2);

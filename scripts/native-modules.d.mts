@@ -15,6 +15,9 @@ export interface EnsureDeps extends ToolDeps {
   probe?: (target: NativeTarget, deps: EnsureDeps) => Probe;
   log?: (line: string) => void;
   error?: (line: string) => void;
+  /** The Node the modules are checked for (this process's unless given): an unsupported one is refused. */
+  nodeVersion?: string;
+  execPath?: string;
 }
 export const NATIVE_MODULES: string[];
 export function runTool(command: string, args: string[], deps?: ToolDeps): void;

@@ -14,6 +14,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedElectronBinary } from './electron-runtime.mjs';
+import { isSupportedNode, nodeTooOldMessage } from './launch.mjs';
 
 export const NATIVE_MODULES = ['keytar', 'better-sqlite3'];
 
@@ -88,11 +89,20 @@ export function probeNativeModules(
 /** Makes the modules load in the target runtime, rebuilding only when they do not. Returns the exit code. */
 export function ensureNativeModules(target, deps = {}) {
   const { log = console.log, error = console.error } = deps;
+  // A build for a Node the project does not support is never made: it would only replace the
+  // supported Node's build (npm start, npm run cli and npm run preview run on that one, see launch.mjs).
+  const nodeVersion = deps.nodeVersion ?? process.versions.node;
+  if (!isSupportedNode(nodeVersion)) {
+    error(
+      `native modules: not rebuilt. ${nodeTooOldMessage(nodeVersion, deps.execPath ?? process.execPath)}`,
+    );
+    return 1;
+  }
   const probe = (deps.probe ?? probeNativeModules)(target, deps);
   if (probe.ok) return 0;
   if (target === 'electron' && probe.reason === 'the Electron runtime is not installed') {
     error(
-      'native modules: the Electron runtime is not installed; run `node node_modules/electron/install.js` first',
+      'native modules: the Electron runtime is not installed; download it with ./scripts/start.sh (which then starts the app)',
     );
     return 1;
   }

@@ -12,7 +12,8 @@
 # the same folder prunes it. The platform package is installed directly instead: no install
 # script, and include/node holds the headers node-gyp needs to build keytar and better-sqlite3
 # for this Node without downloading them from nodejs.org (there may be no route to it).
-NODE_TOOL_DIR="$PWD/.tools/node24"
+# REPORT_DESK_NODE_DIR moves it (the launcher, scripts/launch.mjs, reads the same variable).
+NODE_TOOL_DIR="${REPORT_DESK_NODE_DIR:-$PWD/.tools/node24}"
 
 node_tool_package() {
   local os arch

@@ -15,5 +15,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdin: process.stdin,
   stdinIsTTY: process.stdin.isTTY === true,
   env: process.env,
-  fetch: globalThis.fetch,
+  // No fetch: the session takes Node's, or one through the proxies the environment names (./proxy).
 });

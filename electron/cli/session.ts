@@ -12,13 +12,14 @@ import { normalizeBaseUrl } from '../core/api/baseUrl';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
 import { errorCode } from '../core/errorCode';
 import { KeytarKeyStore } from '../core/keys/keyStore';
-import { createLogger, registerSecret } from '../core/log';
+import { createLogger, registerSecret, type Logger } from '../core/log';
 import type { StoredProfile } from '../core/profiles/profileStore';
 import { createCoreServices, type CoreServices, type CoreServicesOptions } from '../core/services';
 import { UsageError, type OptionValues } from './args';
 import type { Connected, ConnectionTarget } from './connection';
 import { PROGRAM, text, type CliIo } from './context';
 import { resolveDataDir } from './dataDir';
+import { proxiedFetch, proxySettings, type ProxiedFetch } from './proxy';
 
 /**
  * The keychain service name (default "ReportDesk", the desktop app's): tests and stress runs
@@ -93,6 +94,8 @@ export class CliSession {
   private connected: Promise<Connected> | null = null;
   /** The profile this run acts on, once connect() has chosen one. */
   private profile: StoredProfile | undefined;
+  /** The proxies' connections, when the environment names a proxy. */
+  private proxy: ProxiedFetch | undefined;
 
   constructor(
     private readonly io: CliIo,
@@ -116,6 +119,19 @@ export class CliSession {
   async close(): Promise<void> {
     const services = await this.services?.catch(() => null);
     await services?.close();
+    await this.proxy?.close();
+  }
+
+  /** The fetch a test injected, or Node's through the proxies HTTPS_PROXY / HTTP_PROXY / NO_PROXY name. */
+  private networkFetch(logger: Logger | undefined): typeof globalThis.fetch {
+    if (this.io.fetch) return this.io.fetch;
+    const settings = proxySettings(this.io.env);
+    if (!settings) return globalThis.fetch;
+    for (const proxy of [settings.https, settings.http]) {
+      if (proxy) logger?.debug(`proxy ${proxy.host} from ${proxy.variable}`, { no_proxy: settings.noProxy });
+    }
+    this.proxy = proxiedFetch(settings);
+    return this.proxy.fetch;
   }
 
   /** Every command opens the core once, with or without a fixed connection. */
@@ -133,11 +149,12 @@ export class CliSession {
       options.verbose === true
         ? createLogger(PROGRAM, (line) => io.stderr.write(line + '\n'), 'debug')
         : undefined;
+    const fetch = this.networkFetch(logger);
     try {
       // The cache waits for another ReportDesk process that holds its write lock (busy_timeout).
       const services = await createCoreServices({
         dataDir,
-        fetch: io.fetch ?? globalThis.fetch,
+        fetch,
         keyStore:
           io.keyStore ??
           (io.env[KEYCHAIN_SERVICE_ENV]

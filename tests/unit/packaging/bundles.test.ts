@@ -4,13 +4,16 @@
  * CommonJS main bundle must not use import() of an external module (Node's ESM loader inside
  * app.asar) nor import.meta (undefined in CommonJS), and must load the native modules with
  * require. The bundles are built here, with the project's own build script, into a temp folder.
+ * The CLI bundle is also run, through a proxy, as bin/report-desk.mjs runs it.
  */
 import { parse, type Node } from 'acorn';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNode } from '../../../scripts/build-node.mjs';
+import { freeLoopbackPort } from '../../helpers/network';
 
 type AnyNode = Node & Record<string, unknown>;
 
@@ -100,6 +103,39 @@ describe('the CommonJS main bundle', () => {
   it('loads keytar and better-sqlite3 with require', () => {
     for (const name of EXTERNAL_NATIVE) expect(main.required).toContain(name);
     expect(main.required).toContain('electron');
+  });
+});
+
+describe('the CLI bundle', () => {
+  it('runs, undici (CommonJS) included: an unreachable proxy is its sentence and exit 6', async () => {
+    // The native modules stay external: found through a node_modules beside the bundle, as in the project.
+    symlinkSync(join(process.cwd(), 'node_modules'), join(outDir, 'node_modules'), 'dir');
+    const proxyPort = await freeLoopbackPort();
+    const servicePort = await freeLoopbackPort();
+    const result = spawnSync(
+      process.execPath,
+      [
+        join(outDir, 'cli', 'report-desk.mjs'),
+        '--no-cache',
+        '--base-url',
+        `http://127.0.0.1:${servicePort}`,
+        'account',
+      ],
+      {
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH,
+          HOME: outDir,
+          REPORT_DESK_DATA_DIR: join(outDir, 'data'),
+          REPORT_DESK_API_KEY: 'bundle-test-key',
+          HTTP_PROXY: `http://127.0.0.1:${proxyPort}`,
+        },
+      },
+    );
+    expect(result.stderr).toBe(
+      `The proxy 127.0.0.1:${proxyPort} (from HTTP_PROXY) could not be reached: the connection was refused. Check HTTP_PROXY, or unset it where the Report Service can be reached directly.\n`,
+    );
+    expect(result.status).toBe(6);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   runTool,
   type Probe,
 } from '../../../scripts/native-modules.mjs';
+import { installNodeCommand, taskSteps } from '../../../scripts/launch.mjs';
 
 // npm and npx run in the project folder, wherever the script is started from.
 const projectDir = fileURLToPath(new URL('../../..', import.meta.url));
@@ -107,7 +108,12 @@ describe('runTool', () => {
 });
 
 describe('ensureNativeModules', () => {
-  function run(target: 'node' | 'electron', probes: Probe[], platform: NodeJS.Platform = 'win32') {
+  function run(
+    target: 'node' | 'electron',
+    probes: Probe[],
+    platform: NodeJS.Platform = 'win32',
+    nodeVersion = process.versions.node,
+  ) {
     const child = fakeChildProcess(platform);
     const lines: string[] = [];
     let probeCount = 0;
@@ -117,9 +123,33 @@ describe('ensureNativeModules', () => {
       probe: () => probes[probeCount++] ?? { ok: false, reason: 'no more probes' },
       log: (line) => lines.push(line),
       error: (line) => lines.push(line),
+      nodeVersion,
+      execPath: '/usr/bin/node',
     });
     return { code, lines, spawned: child.spawned, probeCount };
   }
+
+  it('never rebuilds for a Node older than engines: it names the Node to install instead', () => {
+    for (const target of ['node', 'electron'] as const) {
+      const result = run(
+        target,
+        [{ ok: false, reason: 'crashed (SIGSEGV)' }, { ok: true }],
+        'linux',
+        '20.20.2',
+      );
+      expect(result).toMatchObject({ code: 1, spawned: [], probeCount: 0 });
+      expect(result.lines).toEqual([
+        `native modules: not rebuilt. ReportDesk needs Node 22.12 or later, but the Node found is 20.20.2 (/usr/bin/node); install the project's Node 24 with: ${installNodeCommand()}`,
+      ]);
+    }
+    // The same probes on a supported Node do rebuild (the refusal above is the version's doing).
+    expect(
+      run('node', [{ ok: false, reason: 'crashed (SIGSEGV)' }, { ok: true }], 'linux', '22.12.0'),
+    ).toMatchObject({
+      code: 0,
+      probeCount: 2,
+    });
+  });
 
   it('does nothing when the modules already load', () => {
     const result = run('node', [{ ok: true }]);
@@ -148,7 +178,9 @@ describe('ensureNativeModules', () => {
     const result = run('electron', [{ ok: false, reason: 'the Electron runtime is not installed' }], 'linux');
     expect(result.code).toBe(1);
     expect(result.spawned).toEqual([]);
-    expect(result.lines[0]).toMatch(/install\.js/);
+    expect(result.lines).toEqual([
+      'native modules: the Electron runtime is not installed; download it with ./scripts/start.sh (which then starts the app)',
+    ]);
   });
 });
 
@@ -193,12 +225,25 @@ describe('the npm scripts', () => {
     JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
   ).scripts;
 
-  it('switch to the runtime about to load the modules, before starting it', () => {
-    expect(scripts.start).toMatch(/node scripts\/native-modules\.mjs electron && electron \.$/);
+  it('go through the launcher, which switches to the runtime about to load the modules before starting it', () => {
+    const node = '/node24/bin/node';
+    const argvOf = (task: string) => (taskSteps(task, [], { node, env: {} }) ?? []).map((step) => step.argv);
+    const nativeStep = (target: string) => [node, join(projectDir, 'scripts/native-modules.mjs'), target];
+    for (const task of ['start', 'cli', 'preview'])
+      expect(scripts[task]).toBe(`node scripts/launch.mjs ${task}`);
+    expect(argvOf('start').slice(-2)).toEqual([
+      nativeStep('electron'),
+      [node, join(projectDir, 'node_modules/electron/cli.js'), projectDir],
+    ]);
     // After npm start the modules may be Electron's: the Node front ends switch back themselves.
-    expect(scripts.cli).toMatch(/^node scripts\/native-modules\.mjs node && tsx electron\/cli\/main\.ts$/);
-    expect(scripts.preview).toMatch(
-      /node scripts\/native-modules\.mjs node && tsx electron\/preview\/run\.ts$/,
-    );
+    for (const [task, entry] of [
+      ['cli', 'electron/cli/main.ts'],
+      ['preview', 'electron/preview/run.ts'],
+    ]) {
+      expect(argvOf(task).slice(-2)).toEqual([
+        nativeStep('node'),
+        [node, join(projectDir, 'node_modules/tsx/dist/cli.mjs'), join(projectDir, entry)],
+      ]);
+    }
   });
 });

