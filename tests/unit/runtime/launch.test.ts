@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'acorn';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -199,9 +199,13 @@ describe('chooseNode', () => {
     );
   });
 
-  it('names the install script as typed from the project folder, and by its full path elsewhere', () => {
+  it('names the install script as typed from the project folder or above it, and by its full path elsewhere', () => {
     expect(installNodeCommand(projectDir)).toBe('./scripts/install-node.sh');
-    expect(installNodeCommand(tmpdir())).toBe(join(projectDir, 'scripts', 'install-node.sh'));
+    // A clone under /tmp (as CI makes one) is below tmpdir(): a sibling folder is never above it.
+    expect(installNodeCommand(dirname(projectDir))).toBe(`./${basename(projectDir)}/scripts/install-node.sh`);
+    expect(installNodeCommand(join(dirname(projectDir), 'not-the-project'))).toBe(
+      join(projectDir, 'scripts', 'install-node.sh'),
+    );
   });
 });
 
