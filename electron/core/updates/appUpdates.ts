@@ -1,0 +1,110 @@
+/**
+ * The installed app's updater, put together: whether this install updates itself at all (a
+ * development run never checks; a pacman package or an unpacked folder is updated by other
+ * means), the feed electron-builder wrote into `resources/app-update.yml` at build time
+ * (`publish.url`, overridable then), the settings and staging id in the data dir, and the
+ * controller. electron/main passes what only Electron has: the app adapter and the transport
+ * over Electron's net.
+ */
+import { readFileSync } from 'node:fs';
+import type { AppUpdater } from 'electron-updater';
+import type { AppAdapter } from 'electron-updater/out/AppAdapter';
+import { load as loadYaml } from 'js-yaml';
+import type { UpdateStatus } from '../../../shared/contract';
+import type { Logger } from '../log';
+import type { FeedTransport } from './feedHttp';
+import { checkFeedUrl } from './feedUrl';
+import { RELEASE_PUBLIC_KEYS } from './releaseKeys';
+import { publicKeyFromPem } from './signatures';
+import { UpdateController, type Timers } from './updateController';
+import { UpdateSettingsStore } from './updateSettings';
+import { unmanagedUpdates, type UpdatesService, type WorkActivity } from './updatesService';
+import {
+  createUpdater,
+  installStyleOf,
+  updaterKindFor,
+  useSignedFeed,
+  type InstallFacts,
+  type UpdaterKind,
+} from './updaters';
+
+/** What the core hands the updates factory (CoreServicesOptions.updates). */
+export interface UpdatesContext {
+  work: WorkActivity;
+  onChange: (status: UpdateStatus) => void;
+  logger: Logger;
+}
+
+export interface AppUpdatesOptions extends UpdatesContext {
+  dataDir: string;
+  adapter: AppAdapter;
+  facts: InstallFacts;
+  /** electron-builder's `resources/app-update.yml`. */
+  configFile: string;
+  transport: FeedTransport;
+  /** The release keys to trust (SPKI PEM); the embedded ones unless a test says otherwise. */
+  publicKeys?: readonly string[];
+  /** electron-updater's updater for `kind` (a test passes a DownloadOnlyUpdater). */
+  createUpdater?: (kind: UpdaterKind, adapter: AppAdapter) => AppUpdater;
+  timers?: Timers;
+  now?: () => Date;
+}
+
+export function createAppUpdates(options: AppUpdatesOptions): UpdatesService {
+  const { adapter, logger } = options;
+  const version = adapter.version;
+  if (!adapter.isPackaged) return unmanagedUpdates('development', version);
+  const kind = updaterKindFor(options.facts);
+  if (kind === null) {
+    logger.info('This install does not update itself', { platform: options.facts.platform });
+    return unmanagedUpdates('unsupported_package', version);
+  }
+  const feedUrl = readFeedUrl(options.configFile, logger);
+  if (feedUrl === null) return unmanagedUpdates('no_feed', version);
+  const settings = new UpdateSettingsStore(options.dataDir, { logger });
+  settings.ensureStagingId();
+  const updater = useSignedFeed((options.createUpdater ?? createUpdater)(kind, adapter), {
+    feedUrl,
+    channel: settings.read().channel,
+    publicKeys: (options.publicKeys ?? RELEASE_PUBLIC_KEYS).map(publicKeyFromPem),
+    transport: options.transport,
+    logger: logger.child('updater'),
+  });
+  const controller = new UpdateController({
+    updater,
+    settings,
+    currentVersion: version,
+    install: installStyleOf(kind),
+    nativeInstallOnQuit: kind === 'mac',
+    work: options.work,
+    onChange: options.onChange,
+    logger,
+    timers: options.timers,
+    now: options.now,
+  });
+  controller.start();
+  return controller;
+}
+
+/** The feed's address from app-update.yml (`provider: generic`), or null without a usable one. */
+export function readFeedUrl(configFile: string, logger: Logger): string | null {
+  let config: unknown;
+  try {
+    config = loadYaml(readFileSync(configFile, 'utf8'));
+  } catch (error) {
+    logger.warn('No update feed is configured for this build', {
+      file: configFile,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return null;
+  }
+  const { provider, url } = (config ?? {}) as { provider?: unknown; url?: unknown };
+  const checked = provider === 'generic' && typeof url === 'string' ? checkFeedUrl(url) : null;
+  if (!checked?.ok) {
+    logger.warn('The update feed of this build is not a generic https feed; updates are off', {
+      file: configFile,
+    });
+    return null;
+  }
+  return checked.url.href;
+}

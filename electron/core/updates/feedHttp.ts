@@ -1,0 +1,196 @@
+/**
+ * Every request the updater makes goes through FeedHttpExecutor, electron-updater's
+ * HttpExecutor with three rules of ours in its one door (`createRequest`):
+ * - the address must pass ./feedUrl.ts (https, or http to this computer only), for the feed,
+ *   each download, each redirect and each range request alike: a refused address is never asked;
+ * - only the headers a download needs are sent (Accept, User-Agent, Cache-Control, Range): no
+ *   Authorization, no cookie, and not electron-updater's per-install `x-user-staging-id`, so an
+ *   update request says nothing about the user, their profiles or their reports;
+ * - redirects are always handed back to us (`redirect: 'manual'`), never followed unchecked.
+ * The transport below it is Node's http/https (the update-check command, the tests) or, in the
+ * app, electron-updater's ElectronHttpExecutor over Electron's net (system proxy, OS certificates),
+ * passed in by electron/main.
+ */
+import { EventEmitter } from 'node:events';
+import {
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestOptions,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import {
+  configureRequestOptions,
+  configureRequestUrl,
+  HttpExecutor,
+  safeGetHeader,
+  type CancellationToken,
+  type DownloadOptions,
+} from 'builder-util-runtime';
+import { checkFeedUrl } from './feedUrl';
+import { UpdateFailure } from './updateFailure';
+
+/** What HttpExecutor needs of a request: Node's ClientRequest and Electron's ClientRequest both fit. */
+export interface FeedRequest {
+  abort(): void;
+  end(data?: Buffer): void;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+}
+
+type RedirectHandler = (options: RequestOptions) => void;
+
+/** Starts requests: Node's http/https, or electron-updater's ElectronHttpExecutor in the app. */
+export interface FeedTransport {
+  createRequest(options: RequestOptions, onResponse: (response: IncomingMessage) => void): FeedRequest;
+  /** Electron's net reports a manual redirect as an event on the request; Node as a 3xx response. */
+  addRedirectHandlers?(
+    request: FeedRequest,
+    options: RequestOptions,
+    reject: (error: Error) => void,
+    redirectCount: number,
+    handler: RedirectHandler,
+  ): void;
+}
+
+export const nodeTransport: FeedTransport = {
+  createRequest: (options, onResponse) =>
+    (options.protocol === 'http:' ? httpRequest : httpsRequest)(options, onResponse),
+};
+
+/** The only headers an update request carries (lower case). */
+const SENT_HEADERS = new Set(['accept', 'user-agent', 'cache-control', 'range']);
+
+/** Inactivity limit of one update request (the socket's idle time-out). */
+export const FEED_REQUEST_TIMEOUT_MS = 30_000;
+
+export interface FetchedFile {
+  status: number;
+  contentType: string | null;
+  body: Buffer;
+  /** False when the body was longer than asked for and cut off there. */
+  complete: boolean;
+}
+
+export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
+  constructor(private readonly transport: FeedTransport = nodeTransport) {
+    super();
+  }
+
+  createRequest(options: RequestOptions, callback: (response: IncomingMessage) => void): FeedRequest {
+    const target = `${options.protocol ?? 'https:'}//${options.hostname ?? ''}${options.port ? `:${options.port}` : ''}${options.path ?? '/'}`;
+    if (!checkFeedUrl(target).ok) return refusedRequest(new UpdateFailure('insecure_feed'));
+    const safe: RequestOptions & { redirect?: string } = {
+      ...options,
+      headers: onlySentHeaders(options.headers),
+      redirect: 'manual',
+    };
+    return this.transport.createRequest(safe, callback);
+  }
+
+  protected override addRedirectHandlers(
+    request: FeedRequest,
+    options: RequestOptions,
+    reject: (error: Error) => void,
+    redirectCount: number,
+    handler: RedirectHandler,
+  ): void {
+    this.transport.addRedirectHandlers?.(request, options, reject, redirectCount, handler);
+  }
+
+  /** A file downloaded to `destination`, its checksum checked as it streams (electron-updater's download). */
+  download(url: URL, destination: string, options: DownloadOptions): Promise<string> {
+    return options.cancellationToken.createPromise<string>((resolve, reject, onCancel) => {
+      const requestOptions = { headers: options.headers ?? undefined };
+      configureRequestUrl(url, requestOptions);
+      configureRequestOptions(requestOptions);
+      this.doDownload(
+        requestOptions,
+        {
+          destination,
+          options,
+          onCancel,
+          callback: (error) => (error == null ? resolve(destination) : reject(error)),
+          responseHandler: null,
+        },
+        0,
+      );
+    });
+  }
+
+  /**
+   * A small file (a manifest, a signature) as its exact bytes, whatever its status, up to
+   * `maxBytes` (the rest is not read). Redirects are followed through createRequest, at most
+   * HttpExecutor's ten.
+   */
+  fetchFile(
+    url: URL,
+    options: { headers: OutgoingHttpHeaders | null; cancellationToken: CancellationToken; maxBytes: number },
+  ): Promise<FetchedFile> {
+    return options.cancellationToken.createPromise<FetchedFile>((resolve, reject, onCancel) => {
+      const ask = (requestOptions: RequestOptions, redirectCount: number) => {
+        const request = this.createRequest(requestOptions, (response) => {
+          const status = response.statusCode ?? 0;
+          const location = safeGetHeader(response, 'location');
+          if (status >= 300 && status < 400 && location != null) {
+            response.resume();
+            if (redirectCount >= this.maxRedirects) reject(this.createMaxRedirectError());
+            else ask(HttpExecutor.prepareRedirectUrlOptions(location, requestOptions), redirectCount + 1);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          let done = false;
+          const finish = (complete: boolean) => {
+            if (done) return;
+            done = true;
+            const contentType = safeGetHeader(response, 'content-type');
+            resolve({ status, contentType, body: Buffer.concat(chunks), complete });
+          };
+          response.on('error', reject);
+          response.on('data', (chunk: Buffer) => {
+            if (done) return;
+            size += chunk.length;
+            chunks.push(
+              size > options.maxBytes ? chunk.subarray(0, chunk.length - (size - options.maxBytes)) : chunk,
+            );
+            if (size > options.maxBytes) {
+              finish(false);
+              request.abort();
+            }
+          });
+          response.on('end', () => finish(true));
+        });
+        this.addErrorAndTimeoutHandlers(request, reject, FEED_REQUEST_TIMEOUT_MS);
+        this.addRedirectHandlers(request, requestOptions, reject, redirectCount, (next) =>
+          ask(next, redirectCount + 1),
+        );
+        onCancel(() => request.abort());
+        request.end();
+      };
+      const first: RequestOptions = { headers: options.headers ?? undefined };
+      configureRequestUrl(url, first);
+      configureRequestOptions(first);
+      ask(first, 0);
+    });
+  }
+}
+
+function onlySentHeaders(headers: RequestOptions['headers']): OutgoingHttpHeaders {
+  const kept: OutgoingHttpHeaders = {};
+  if (headers && !Array.isArray(headers)) {
+    for (const [name, value] of Object.entries(headers)) {
+      if (SENT_HEADERS.has(name.toLowerCase()) && value !== undefined) kept[name] = value;
+    }
+  }
+  return kept;
+}
+
+/** A request that was never made: it fails with `error` when HttpExecutor ends it. */
+function refusedRequest(error: Error): FeedRequest {
+  const request = new EventEmitter() as EventEmitter & FeedRequest;
+  request.abort = () => undefined;
+  request.end = () => {
+    process.nextTick(() => request.emit('error', error));
+  };
+  return request;
+}
