@@ -7,6 +7,7 @@
  * over Electron's net.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppUpdater } from 'electron-updater';
 import type { AppAdapter } from 'electron-updater/out/AppAdapter';
 import { load as loadYaml } from 'js-yaml';
@@ -38,9 +39,11 @@ export interface UpdatesContext {
 export interface AppUpdatesOptions extends UpdatesContext {
   dataDir: string;
   adapter: AppAdapter;
-  facts: InstallFacts;
-  /** electron-builder's `resources/app-update.yml`. */
-  configFile: string;
+  platform: NodeJS.Platform;
+  /** The packaged app's resources folder: app-update.yml and package-type are read from it. */
+  resourcesPath: string;
+  /** $APPIMAGE, which the AppImage runtime sets to the AppImage's own path. */
+  appImage: string | undefined;
   transport: FeedTransport;
   /** The release keys to trust (SPKI PEM); the embedded ones unless a test says otherwise. */
   publicKeys?: readonly string[];
@@ -54,12 +57,20 @@ export function createAppUpdates(options: AppUpdatesOptions): UpdatesService {
   const { adapter, logger } = options;
   const version = adapter.version;
   if (!adapter.isPackaged) return unmanagedUpdates('development', version);
-  const kind = updaterKindFor(options.facts);
+  const facts: InstallFacts = {
+    platform: options.platform,
+    packageType: readPackageType(options.resourcesPath),
+    appImage: options.appImage,
+  };
+  const kind = updaterKindFor(facts);
   if (kind === null) {
-    logger.info('This install does not update itself', { platform: options.facts.platform });
+    logger.info('This install does not update itself', {
+      platform: facts.platform,
+      package: facts.packageType,
+    });
     return unmanagedUpdates('unsupported_package', version);
   }
-  const feedUrl = readFeedUrl(options.configFile, logger);
+  const feedUrl = readFeedUrl(join(options.resourcesPath, 'app-update.yml'), logger);
   if (feedUrl === null) return unmanagedUpdates('no_feed', version);
   const settings = new UpdateSettingsStore(options.dataDir, { logger });
   settings.ensureStagingId();
@@ -84,6 +95,15 @@ export function createAppUpdates(options: AppUpdatesOptions): UpdatesService {
   });
   controller.start();
   return controller;
+}
+
+/** electron-builder's `resources/package-type` (deb, rpm, pacman), as electron-updater reads it; null without. */
+export function readPackageType(resourcesPath: string): string | null {
+  try {
+    return readFileSync(join(resourcesPath, 'package-type'), 'utf8').trim();
+  } catch {
+    return null;
+  }
 }
 
 /** The feed's address from app-update.yml (`provider: generic`), or null without a usable one. */
