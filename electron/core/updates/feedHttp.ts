@@ -53,8 +53,10 @@ export interface FeedTransport {
 }
 
 export const nodeTransport: FeedTransport = {
+  // A connection per request (agent: false): HttpExecutor adds a time-out listener to the
+  // socket of every request, which a kept-alive socket would collect.
   createRequest: (options, onResponse) =>
-    (options.protocol === 'http:' ? httpRequest : httpsRequest)(options, onResponse),
+    (options.protocol === 'http:' ? httpRequest : httpsRequest)({ ...options, agent: false }, onResponse),
 };
 
 /** The only headers an update request carries (lower case). */

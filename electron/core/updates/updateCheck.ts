@@ -38,7 +38,11 @@ export interface UpdateCheckOptions {
 export type UpdateCheckReason =
   'up_to_date' | 'staged_rollout' | 'not_a_url' | 'invalid_version' | UpdateFailureReason;
 
-/** What the command prints as JSON, and how it ends: `checked` (0), `usage` (2), `feed` (6), `refused` (8). */
+/**
+ * What the command prints as JSON, and how it ends: `checked` (0); `usage` (2: the options, or
+ * a feed address refused before any request); `feed` (6: it cannot be read, a redirect or a
+ * file address is refused, the download fails); `refused` (8: a signature or checksum).
+ */
 export interface UpdateCheckReport {
   available: boolean;
   version: string | null;
@@ -58,7 +62,6 @@ const REFUSED: ReadonlySet<UpdateCheckReason> = new Set([
 ]);
 
 function failed(reason: UpdateCheckReason, version: string | null = null): UpdateCheckReport {
-  const usage = reason === 'not_a_url' || reason === 'invalid_version' || reason === 'insecure_feed';
   return {
     available: false,
     version,
@@ -66,14 +69,19 @@ function failed(reason: UpdateCheckReason, version: string | null = null): Updat
     verified: false,
     reason,
     file: null,
-    outcome: usage ? 'usage' : REFUSED.has(reason) ? 'refused' : 'feed',
+    outcome: REFUSED.has(reason) ? 'refused' : 'feed',
   };
+}
+
+/** Options refused before any request is made. */
+function badUsage(reason: UpdateCheckReason): UpdateCheckReport {
+  return { ...failed(reason), outcome: 'usage' };
 }
 
 export async function runUpdateCheck(options: UpdateCheckOptions): Promise<UpdateCheckReport> {
   const feed = checkFeedUrl(options.feed);
   // Refused before any request is made.
-  if (!feed.ok) return failed(feed.problem === 'not_a_url' ? 'not_a_url' : 'insecure_feed');
+  if (!feed.ok) return badUsage(feed.problem === 'not_a_url' ? 'not_a_url' : 'insecure_feed');
   const logger = options.logger ?? silentLogger;
   const workDir = await mkdtemp(join(options.downloadDir ?? tmpdir(), '.reportdesk-update-check-'));
   try {
@@ -84,7 +92,7 @@ export async function runUpdateCheck(options: UpdateCheckOptions): Promise<Updat
     try {
       updater = new DownloadOnlyUpdater(checkAdapter(options.currentVersion, workDir, configFile));
     } catch {
-      return failed('invalid_version');
+      return badUsage('invalid_version');
     }
     useSignedFeed(updater, {
       feedUrl: feed.url.href,

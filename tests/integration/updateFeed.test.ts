@@ -1,0 +1,388 @@
+/**
+ * electron-updater's real code (its AppUpdater/BaseUpdater check and download, its sha512
+ * DigestTransform, its staging and version rules) with our signed provider and transport,
+ * against a feed this test serves on 127.0.0.1, through the update check the `update-check`
+ * command runs. Nothing on this path may load `electron`: a guard fails any attempt.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { forbidElectron, type ElectronGuard } from '../helpers/noElectron';
+import {
+  makeReleaseKeys,
+  manifestFor,
+  publishRelease,
+  startUpdateFeed,
+  type ReleaseKeys,
+  type UpdateFeed,
+} from '../helpers/updateFeed';
+import type {
+  runUpdateCheck as RunUpdateCheck,
+  UpdateCheckOptions,
+} from '../../electron/core/updates/updateCheck';
+import { silentLogger } from '../../electron/core/log';
+import { signManifest } from '../../electron/core/updates/signatures';
+
+let guard: ElectronGuard;
+let runUpdateCheck: typeof RunUpdateCheck;
+let feed: UpdateFeed;
+let keys: ReleaseKeys;
+let dir: string;
+
+beforeAll(async () => {
+  guard = forbidElectron();
+  // Loaded under the guard: electron-updater's modules and ours.
+  ({ runUpdateCheck } = await import('../../electron/core/updates/updateCheck'));
+  keys = makeReleaseKeys();
+});
+
+afterAll(() => {
+  guard.remove();
+  expect(guard.attempts).toEqual([]);
+});
+
+beforeEach(async () => {
+  feed = await startUpdateFeed();
+  dir = await mkdtemp(join(tmpdir(), 'reportdesk-update-dl-'));
+});
+
+afterEach(async () => {
+  await feed.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const check = (options: Partial<UpdateCheckOptions> = {}) =>
+  runUpdateCheck({
+    feed: feed.url,
+    currentVersion: '1.0.0',
+    channel: 'latest',
+    publicKeys: [keys.publicKey],
+    downloadDir: dir,
+    ...options,
+  });
+
+/** The paths asked, in order, without the query. */
+const asked = () => feed.requests.map((request) => request.path.replace('/updates/', ''));
+
+describe('a newer version', () => {
+  it('is found, downloaded and checked against the signed sha512, after the signature was verified', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    const report = await check();
+    expect(report).toEqual({
+      available: true,
+      version: '1.2.0',
+      downloaded: true,
+      verified: true,
+      reason: null,
+      file: join(dir, fileName),
+      outcome: 'checked',
+    });
+    expect(await readFile(join(dir, fileName))).toEqual(manifestFor({ version: '1.2.0' }).content);
+    // Only the file: electron-updater's working folder is gone.
+    expect(await readdir(dir)).toEqual([fileName]);
+    expect(asked()).toEqual(['latest-linux.yml', 'latest-linux.yml.sig', fileName]);
+  });
+
+  it('is only reported without --download', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    const report = await check({ downloadDir: null });
+    expect(report).toMatchObject({ available: true, version: '1.2.0', downloaded: false, verified: true });
+    expect(asked()).toEqual(['latest-linux.yml', 'latest-linux.yml.sig']);
+  });
+
+  it('is found by a prerelease of an older line too (semver order)', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    expect(await check({ currentVersion: '1.2.0-beta.3', downloadDir: null })).toMatchObject({
+      available: true,
+      version: '1.2.0',
+    });
+  });
+});
+
+describe('refused, with nothing downloaded or left in DIR', () => {
+  it('a file that is not the one the manifest describes (tampered)', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    feed.put(fileName, Buffer.from('malicious payload'));
+    const report = await check();
+    expect(report).toMatchObject({
+      available: false,
+      version: '1.2.0',
+      downloaded: false,
+      verified: false,
+      reason: 'checksum_mismatch',
+      outcome: 'refused',
+    });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a manifest changed after it was signed', async () => {
+    const { manifestPath, manifest } = publishRelease(feed, keys, { version: '1.2.0' });
+    feed.put(manifestPath, manifest.replace('1.2.0', '1.2.1'));
+    expect(await check()).toMatchObject({
+      reason: 'signature_invalid',
+      outcome: 'refused',
+      downloaded: false,
+    });
+    expect(asked()).toEqual(['latest-linux.yml', 'latest-linux.yml.sig']);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a manifest with one byte more (a trailing newline) than was signed', async () => {
+    const { manifestPath, manifest } = publishRelease(feed, keys, { version: '1.2.0' });
+    feed.put(manifestPath, `${manifest}\n`);
+    expect(await check()).toMatchObject({ reason: 'signature_invalid', outcome: 'refused' });
+  });
+
+  it('a manifest signed by another key', async () => {
+    publishRelease(feed, makeReleaseKeys(), { version: '1.2.0' });
+    expect(await check()).toMatchObject({ reason: 'signature_invalid', outcome: 'refused' });
+    expect(asked()).not.toContain('ReportDesk-1.2.0.AppImage');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a manifest without a .sig', async () => {
+    publishRelease(feed, keys, { version: '1.2.0', signed: false });
+    expect(await check()).toMatchObject({ reason: 'signature_missing', outcome: 'refused' });
+    expect(asked()).toEqual(['latest-linux.yml', 'latest-linux.yml.sig']);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a .sig that is not a signature, or a signature of other bytes', async () => {
+    const { manifestPath } = publishRelease(feed, keys, { version: '1.2.0' });
+    for (const sig of ['not base64 at all', '', signManifest(Buffer.from('other'), keys.privateKey)]) {
+      feed.put(`${manifestPath}.sig`, sig);
+      expect(await check(), JSON.stringify(sig)).toMatchObject({ reason: 'signature_invalid' });
+    }
+    feed.put(`${manifestPath}.sig`, 'A'.repeat(5000));
+    expect(await check()).toMatchObject({ reason: 'signature_invalid' });
+  });
+
+  it('a signed manifest that gives no sha512 for its file (electron-updater would take sha256)', async () => {
+    const spec = {
+      version: '1.2.0',
+      manifest: { files: [{ url: 'ReportDesk-1.2.0.AppImage', sha2: 'ab' }] },
+    };
+    publishRelease(feed, keys, spec);
+    expect(await check()).toMatchObject({ reason: 'feed_not_manifest', outcome: 'feed' });
+    expect(asked()).not.toContain('ReportDesk-1.2.0.AppImage');
+  });
+
+  it('a signed manifest whose file is on a plain-http host', async () => {
+    publishRelease(feed, keys, {
+      version: '1.2.0',
+      manifest: {
+        files: [
+          {
+            url: 'http://downloads.reportdesk.invalid/ReportDesk-1.2.0.AppImage',
+            sha512: 'A'.repeat(86) + '==',
+          },
+        ],
+      },
+    });
+    expect(await check()).toMatchObject({ reason: 'insecure_feed', outcome: 'feed', downloaded: false });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a download redirected to a plain-http host is never asked', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    feed.put(fileName, {
+      status: 302,
+      headers: { Location: 'http://downloads.reportdesk.invalid/ReportDesk-1.2.0.AppImage' },
+      body: '',
+    });
+    expect(await check()).toMatchObject({ reason: 'insecure_feed', downloaded: false });
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('not offered', () => {
+  it('the same version', async () => {
+    publishRelease(feed, keys, { version: '1.0.0' });
+    expect(await check()).toEqual({
+      available: false,
+      version: '1.0.0',
+      downloaded: false,
+      verified: true,
+      reason: 'up_to_date',
+      file: null,
+      outcome: 'checked',
+    });
+    expect(asked()).toEqual(['latest-linux.yml', 'latest-linux.yml.sig']);
+  });
+
+  it('an older version, even on another channel (no downgrade)', async () => {
+    publishRelease(feed, keys, { version: '0.9.0' });
+    expect(await check()).toMatchObject({ available: false, version: '0.9.0', reason: 'up_to_date' });
+    publishRelease(feed, keys, { version: '0.9.5-beta.1', channel: 'beta' });
+    expect(await check({ channel: 'beta' })).toMatchObject({ available: false, reason: 'up_to_date' });
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('a feed that cannot be read', () => {
+  it('404: the channel has no manifest', async () => {
+    expect(await check()).toMatchObject({ reason: 'feed_not_found', outcome: 'feed', verified: false });
+  });
+
+  it('an HTML page, by its type or by its first character', async () => {
+    feed.put('latest-linux.yml', {
+      contentType: 'text/html; charset=utf-8',
+      body: '<!doctype html><title>Hi</title>',
+    });
+    expect(await check()).toMatchObject({ reason: 'feed_not_manifest', outcome: 'feed' });
+    feed.put('latest-linux.yml', {
+      contentType: 'application/octet-stream',
+      body: '\n  <html><p>Parked domain</p>',
+    });
+    expect(await check()).toMatchObject({ reason: 'feed_not_manifest' });
+    expect(asked().filter((path) => path.endsWith('.sig'))).toEqual([]);
+  });
+
+  it('a server error, and a feed that is down', async () => {
+    feed.put('latest-linux.yml', { status: 503, body: 'maintenance' });
+    expect(await check()).toMatchObject({ reason: 'feed_unreachable', outcome: 'feed' });
+    const url = feed.url;
+    await feed.stop();
+    expect(await check({ feed: url })).toMatchObject({ reason: 'feed_unreachable', outcome: 'feed' });
+    feed = await startUpdateFeed();
+  });
+
+  it('a manifest larger than any manifest is', async () => {
+    feed.put('latest-linux.yml', Buffer.alloc(1024 * 1024 + 10, 'a'));
+    expect(await check()).toMatchObject({ reason: 'feed_not_manifest' });
+  });
+
+  it('a signed text that is not a manifest, or names an invalid version', async () => {
+    const text = 'just: [some, yaml]\n';
+    feed.put('latest-linux.yml', text);
+    feed.put('latest-linux.yml.sig', signManifest(Buffer.from(text), keys.privateKey));
+    expect(await check()).toMatchObject({ reason: 'feed_not_manifest' });
+    publishRelease(feed, keys, { version: 'one point two' });
+    expect(await check()).toMatchObject({ reason: 'feed_not_manifest' });
+    const latin1 = Buffer.from('version: "1.2.0"\nnote: caf\xe9\n', 'latin1');
+    feed.put('latest-linux.yml', latin1);
+    feed.put('latest-linux.yml.sig', signManifest(latin1, keys.privateKey));
+    expect(await check()).toMatchObject({ reason: 'feed_not_manifest' });
+  });
+});
+
+describe('refused before any request', () => {
+  it('a feed that is neither https nor this computer, or not an address', async () => {
+    for (const address of ['http://updates.reportdesk.invalid/', 'ftp://127.0.0.1/', 'file:///tmp/feed/']) {
+      expect(await check({ feed: address }), address).toMatchObject({
+        reason: 'insecure_feed',
+        outcome: 'usage',
+      });
+    }
+    expect(await check({ feed: 'updates' })).toMatchObject({ reason: 'not_a_url', outcome: 'usage' });
+    expect(await check({ feed: feed.url.replace('http://', 'http://user:pw@') })).toMatchObject({
+      reason: 'insecure_feed',
+      outcome: 'usage',
+    });
+    expect(feed.requests).toEqual([]);
+  });
+
+  it('a current version that is not semver', async () => {
+    expect(await check({ currentVersion: 'latest' })).toMatchObject({
+      reason: 'invalid_version',
+      outcome: 'usage',
+    });
+    expect(feed.requests).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('channels and staged rollouts, as electron-updater decides them', () => {
+  it('the beta channel reads beta-linux.yml; latest does not see the beta', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    publishRelease(feed, keys, { version: '1.3.0-beta.1', channel: 'beta' });
+    expect(await check({ channel: 'beta', downloadDir: null })).toMatchObject({
+      available: true,
+      version: '1.3.0-beta.1',
+    });
+    expect(await check({ downloadDir: null })).toMatchObject({ available: true, version: '1.2.0' });
+    expect(asked()).toEqual([
+      'beta-linux.yml',
+      'beta-linux.yml.sig',
+      'latest-linux.yml',
+      'latest-linux.yml.sig',
+    ]);
+  });
+
+  it('stagingPercentage 0 holds a release back from every install, 100 from none', async () => {
+    publishRelease(feed, keys, { version: '1.2.0', stagingPercentage: 0 });
+    expect(await check({ downloadDir: null })).toMatchObject({
+      available: false,
+      version: '1.2.0',
+      verified: true,
+      reason: 'staged_rollout',
+      outcome: 'checked',
+    });
+    publishRelease(feed, keys, { version: '1.2.0', stagingPercentage: 100 });
+    expect(await check({ downloadDir: null })).toMatchObject({ available: true, version: '1.2.0' });
+  });
+});
+
+describe('what the requests carry', () => {
+  it('no Authorization, cookie or per-install id, even when asked to add an auth header', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    const { DownloadOnlyUpdater, useSignedFeed } = await import('../../electron/core/updates/updaters');
+    const work = await mkdtemp(join(tmpdir(), 'reportdesk-update-work-'));
+    try {
+      const config = join(work, 'app-update.yml');
+      await writeFile(config, 'updaterCacheDirName: t\n');
+      const updater = new DownloadOnlyUpdater({
+        version: '1.0.0',
+        name: 'ReportDesk',
+        isPackaged: true,
+        appUpdateConfigPath: config,
+        userDataPath: work,
+        baseCachePath: work,
+        whenReady: () => Promise.resolve(),
+        relaunch: () => undefined,
+        quit: () => undefined,
+        onQuit: () => undefined,
+      });
+      useSignedFeed(updater, {
+        feedUrl: feed.url,
+        channel: 'latest',
+        publicKeys: [keys.publicKey],
+        logger: silentLogger,
+      });
+      // electron-updater's own ways to add credentials: requestHeaders and addAuthHeader.
+      updater.addAuthHeader('Bearer rd-live-secret-key');
+      updater.requestHeaders = { ...updater.requestHeaders, Cookie: 'session=1', 'X-Api-Key': 'k' };
+      const result = await updater.checkForUpdates();
+      expect(result?.isUpdateAvailable).toBe(true);
+      await updater.downloadUpdate();
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+    expect(asked()).toEqual(['latest-linux.yml', 'latest-linux.yml.sig', fileName]);
+    for (const request of feed.requests) {
+      expect(Object.keys(request.headers).sort(), request.path).toEqual(
+        ['accept', 'cache-control', 'connection', 'host', 'user-agent'].sort(),
+      );
+      expect(JSON.stringify(request.headers)).not.toMatch(/secret|session=|Bearer/);
+    }
+  });
+
+  it('a redirect within this computer is followed; too many redirects are not', async () => {
+    const { manifest } = publishRelease(feed, keys, { version: '1.2.0' });
+    feed.put('/moved/latest-linux.yml', manifest);
+    feed.put('latest-linux.yml', {
+      status: 301,
+      headers: { Location: `${feed.origin}/moved/latest-linux.yml` },
+      body: '',
+    });
+    expect(await check({ downloadDir: null })).toMatchObject({ available: true, version: '1.2.0' });
+    feed.put('latest-linux.yml', {
+      status: 302,
+      headers: { Location: `${feed.url}latest-linux.yml` },
+      body: '',
+    });
+    expect(await check({ downloadDir: null })).toMatchObject({ reason: 'feed_unreachable' });
+    expect(feed.asked('latest-linux.yml').length).toBeLessThanOrEqual(13);
+  });
+});
