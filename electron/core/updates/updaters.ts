@@ -155,9 +155,11 @@ export class DownloadOnlyUpdater extends BaseUpdater {
     });
   }
 
+  /** As the real updaters do, a failed install is an error (BaseUpdater emits it as 'error'). */
   protected doInstall(): boolean {
     const file = this.installerPath;
-    return file !== null && this.onInstall(file);
+    if (file === null || !this.onInstall(file)) throw new Error('The update was not installed.');
+    return true;
   }
 
   /** BaseUpdater's, without the `require('electron')` it makes to tell Squirrel.Mac. */
