@@ -157,8 +157,8 @@ export class DownloadOnlyUpdater extends BaseUpdater {
 
   /** As the real updaters do, a failed install is an error (BaseUpdater emits it as 'error'). */
   protected doInstall(): boolean {
-    const file = this.installerPath;
-    if (file === null || !this.onInstall(file)) throw new Error('The update was not installed.');
+    // BaseUpdater.install calls this only once it has the downloaded file's path.
+    if (!this.onInstall(this.installerPath as string)) throw new Error('The update was not installed.');
     return true;
   }
 

@@ -1,0 +1,472 @@
+/**
+ * The installed app's updates (createAppUpdates → UpdateController) over electron-updater's
+ * real BaseUpdater (DownloadOnlyUpdater: the real check, download and sha512 check; the install
+ * is recorded, as only an installed app can do it) against a feed on 127.0.0.1. The clock is
+ * a manual timer queue, so "10 s after start" and "every 6 hours" are the delays asked for.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningWork, UpdateStatus } from '../../shared/contract';
+import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
+import { createAppUpdates, type AppUpdatesOptions } from '../../electron/core/updates/appUpdates';
+import {
+  CHECK_INTERVAL_MS,
+  FIRST_CHECK_DELAY_MS,
+  RESTART_POLL_MS,
+  type Timers,
+} from '../../electron/core/updates/updateController';
+import { STAGING_ID_FILE, UPDATE_SETTINGS_FILE } from '../../electron/core/updates/updateSettings';
+import type { UpdatesService } from '../../electron/core/updates/updatesService';
+import { DownloadOnlyUpdater } from '../../electron/core/updates/updaters';
+import {
+  makeReleaseKeys,
+  publishRelease,
+  startUpdateFeed,
+  type ReleaseKeys,
+  type UpdateFeed,
+} from '../helpers/updateFeed';
+
+/** setTimeout as a list the test runs by hand. */
+class ManualTimers implements Timers {
+  private next = 1;
+  pending: { id: number; ms: number; run: () => void }[] = [];
+  setTimeout(run: () => void, ms: number): unknown {
+    const id = this.next++;
+    this.pending.push({ id, ms, run });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.pending = this.pending.filter((timer) => timer.id !== handle);
+  }
+  delays(): number[] {
+    return this.pending.map((timer) => timer.ms);
+  }
+  /** Runs the (one) timer due after `ms`. */
+  fire(ms: number): void {
+    const timer = this.pending.find((candidate) => candidate.ms === ms);
+    if (!timer) throw new Error(`no timer of ${ms} ms (pending: ${this.delays().join(', ')})`);
+    this.clearTimeout(timer.id);
+    timer.run();
+  }
+}
+
+let feed: UpdateFeed;
+let keys: ReleaseKeys;
+let root: string;
+let dataDir: string;
+let resources: string;
+let timers: ManualTimers;
+let events: UpdateStatus[];
+let installs: string[];
+let quits: number;
+let running: RunningWork[];
+let cancels: number;
+let service: UpdatesService | null;
+
+beforeEach(async () => {
+  feed = await startUpdateFeed();
+  keys = makeReleaseKeys();
+  root = mkdtempSync(join(tmpdir(), 'reportdesk-updates-'));
+  dataDir = join(root, 'data');
+  resources = join(root, 'resources');
+  mkdirSync(dataDir);
+  mkdirSync(resources);
+  // What electron-builder writes for `publish: { provider: generic, url }`.
+  writeFileSync(
+    join(resources, 'app-update.yml'),
+    `provider: generic\nurl: ${feed.url}\nupdaterCacheDirName: report-desk-updater\n`,
+  );
+  timers = new ManualTimers();
+  events = [];
+  installs = [];
+  quits = 0;
+  running = [];
+  cancels = 0;
+  service = null;
+});
+
+afterEach(async () => {
+  service?.close();
+  await feed.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function start(overrides: Partial<AppUpdatesOptions> = {}, installWorks = true): UpdatesService {
+  service = createAppUpdates({
+    dataDir,
+    adapter: {
+      version: '1.0.0',
+      name: 'ReportDesk',
+      isPackaged: true,
+      appUpdateConfigPath: join(resources, 'app-update.yml'),
+      userDataPath: dataDir,
+      baseCachePath: join(root, 'cache'),
+      whenReady: () => Promise.resolve(),
+      relaunch: () => undefined,
+      quit: () => void quits++,
+      onQuit: () => undefined,
+    },
+    platform: 'linux',
+    resourcesPath: resources,
+    appImage: '/opt/ReportDesk/ReportDesk.AppImage',
+    transport: undefined as never,
+    publicKeys: [keys.publicPem],
+    createUpdater: (_kind, adapter) =>
+      new DownloadOnlyUpdater(adapter, (file) => {
+        installs.push(file);
+        return installWorks;
+      }),
+    work: { running: () => running, cancel: () => void cancels++ },
+    onChange: (status) => events.push(status),
+    logger: silentLogger,
+    timers,
+    now: () => new Date('2026-11-25T12:00:00.000Z'),
+    ...overrides,
+  });
+  return service;
+}
+
+const phases = () => events.map((status) => status.phase);
+const settingsOnDisk = () => JSON.parse(readFileSync(join(dataDir, UPDATE_SETTINGS_FILE), 'utf8')) as unknown;
+
+/** Runs the automatic check that is due and waits until it has settled. */
+async function fireCheck(ms: number): Promise<void> {
+  const before = events.length;
+  timers.fire(ms);
+  // The timer started a check (it says "checking" before its first request)…
+  expect(events.length).toBeGreaterThan(before);
+  // …and a check asked for while one runs is that same check: this waits for the timer's.
+  await service!.check();
+}
+
+describe('which installs update themselves', () => {
+  it('not a development run, nor a package the distribution updates, nor a build without a feed', () => {
+    const adapter = (packaged: boolean) => ({
+      version: '1.0.0',
+      name: 'ReportDesk',
+      isPackaged: packaged,
+      appUpdateConfigPath: '',
+      userDataPath: dataDir,
+      baseCachePath: root,
+      whenReady: () => Promise.resolve(),
+      relaunch: () => undefined,
+      quit: () => undefined,
+      onQuit: () => undefined,
+    });
+    expect(start({ adapter: adapter(false) }).status()).toMatchObject({
+      managed: false,
+      unmanagedReason: 'development',
+      currentVersion: '1.0.0',
+    });
+    expect(start({ appImage: undefined }).status().unmanagedReason).toBe('unsupported_package');
+    writeFileSync(join(resources, 'package-type'), 'pacman\n');
+    expect(start().status().unmanagedReason).toBe('unsupported_package');
+    writeFileSync(join(resources, 'package-type'), 'deb\n');
+    expect(start().status()).toMatchObject({ managed: true, install: 'asks-admin' });
+    service?.close();
+    rmSync(join(resources, 'package-type'));
+    for (const config of [
+      'provider: github\nowner: x\n',
+      'provider: generic\nurl: http://updates.reportdesk.invalid/\n',
+      ': not yaml :\n  - [',
+    ]) {
+      writeFileSync(join(resources, 'app-update.yml'), config);
+      expect(start().status().unmanagedReason, config).toBe('no_feed');
+    }
+    rmSync(join(resources, 'app-update.yml'));
+    expect(start().status().unmanagedReason).toBe('no_feed');
+    // None of them schedules a check, or writes anything to the data dir.
+    expect(timers.pending).toEqual([]);
+    expect(feed.requests).toEqual([]);
+  });
+
+  it('an AppImage installs on quit; its staging id is made in the data dir', () => {
+    expect(start().status()).toMatchObject({
+      managed: true,
+      unmanagedReason: null,
+      currentVersion: '1.0.0',
+      preferences: { automatic: true, channel: 'latest' },
+      lastCheckedAt: null,
+      phase: 'idle',
+      install: 'on-quit',
+    });
+    expect(readFileSync(join(dataDir, STAGING_ID_FILE), 'utf8')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('automatic checks', () => {
+  it('check 10 s after start, download in the background, then every 6 hours', async () => {
+    const { fileName } = publishRelease(feed, keys, {
+      version: '1.2.0',
+      releaseNotes: 'Faster lists.\nFixes.',
+    });
+    start();
+    expect(timers.delays()).toEqual([FIRST_CHECK_DELAY_MS]);
+    expect(feed.requests).toEqual([]);
+    await fireCheck(FIRST_CHECK_DELAY_MS);
+    expect(phases()).toEqual(['checking', 'downloading', 'ready']);
+    expect(service!.status()).toMatchObject({
+      phase: 'ready',
+      update: {
+        version: '1.2.0',
+        releaseDate: '2026-11-20T10:00:00.000Z',
+        releaseNotes: 'Faster lists.\nFixes.',
+      },
+      downloadPercent: null,
+      failure: null,
+      lastCheckedAt: '2026-11-25T12:00:00.000Z',
+    });
+    expect(events[1]).toMatchObject({
+      phase: 'downloading',
+      update: { version: '1.2.0' },
+      downloadPercent: 0,
+    });
+    expect(feed.asked(fileName)).toHaveLength(1);
+    expect(settingsOnDisk()).toEqual({
+      version: 1,
+      automatic: true,
+      channel: 'latest',
+      lastCheckedAt: '2026-11-25T12:00:00.000Z',
+    });
+    expect(timers.delays()).toEqual([CHECK_INTERVAL_MS]);
+    // Never restarts by itself, and installs nothing until asked or quitting.
+    expect(installs).toEqual([]);
+    expect(quits).toBe(0);
+    // The next check finds the same version: it stays ready, nothing is downloaded again.
+    await fireCheck(CHECK_INTERVAL_MS);
+    expect(service!.status().phase).toBe('ready');
+    expect(feed.asked(fileName)).toHaveLength(1);
+    expect(timers.delays()).toEqual([CHECK_INTERVAL_MS]);
+  });
+
+  it('are off when turned off (kept in the settings file), and come back 10 s after turning them on', async () => {
+    start();
+    let status = service!.setPreferences({ automatic: false });
+    expect(status.preferences).toEqual({ automatic: false, channel: 'latest' });
+    expect(timers.pending).toEqual([]);
+    expect(events.at(-1)?.preferences.automatic).toBe(false);
+    service!.close();
+    events = [];
+    start();
+    expect(service!.status().preferences.automatic).toBe(false);
+    expect(timers.pending).toEqual([]);
+    status = service!.setPreferences({ automatic: true });
+    expect(status.preferences.automatic).toBe(true);
+    expect(timers.delays()).toEqual([FIRST_CHECK_DELAY_MS]);
+    // Saying it again does not move the check.
+    service!.setPreferences({ automatic: true });
+    expect(timers.delays()).toEqual([FIRST_CHECK_DELAY_MS]);
+  });
+
+  it('"Check now" works with automatic checks off, and schedules none', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start();
+    service!.setPreferences({ automatic: false });
+    const status = await service!.check();
+    expect(status).toMatchObject({ phase: 'ready', update: { version: '1.2.0' } });
+    expect(timers.pending).toEqual([]);
+  });
+
+  it('two checks at once are one check', async () => {
+    publishRelease(feed, keys, { version: '1.0.0' });
+    start();
+    const [a, b] = await Promise.all([service!.check(), service!.check()]);
+    expect(a).toEqual(b);
+    expect(feed.asked('latest-linux.yml')).toHaveLength(1);
+  });
+});
+
+describe('failures: a reason for Settings, a log line, and another try at the next interval', () => {
+  it('a feed that answers 404, then works again', async () => {
+    const lines = memorySink();
+    start({ logger: createLogger('main', lines) });
+    await fireCheck(FIRST_CHECK_DELAY_MS);
+    expect(service!.status()).toMatchObject({
+      phase: 'idle',
+      failure: 'feed_not_found',
+      lastCheckedAt: null,
+    });
+    expect(lines.lines.join('\n')).toMatch(/could not be checked or downloaded.*"reason":"feed_not_found"/);
+    expect(timers.delays()).toEqual([CHECK_INTERVAL_MS]);
+    publishRelease(feed, keys, { version: '1.0.0' });
+    await fireCheck(CHECK_INTERVAL_MS);
+    expect(service!.status()).toMatchObject({ phase: 'idle', failure: null, update: null });
+  });
+
+  it('a manifest signed by another key: refused, nothing downloaded', async () => {
+    const { fileName } = publishRelease(feed, makeReleaseKeys(), { version: '1.2.0' });
+    start();
+    await fireCheck(FIRST_CHECK_DELAY_MS);
+    expect(service!.status()).toMatchObject({ phase: 'idle', failure: 'signature_invalid', update: null });
+    expect(feed.asked(fileName)).toEqual([]);
+  });
+
+  it('a tampered download: refused, and a ready update is not kept from an earlier try', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    feed.put(fileName, Buffer.from('tampered'));
+    start();
+    await fireCheck(FIRST_CHECK_DELAY_MS);
+    expect(service!.status()).toMatchObject({ phase: 'idle', failure: 'checksum_mismatch', update: null });
+    // Quitting installs nothing.
+    service!.beforeQuit();
+    expect(installs).toEqual([]);
+  });
+
+  it('a failed check keeps an update already downloaded', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start();
+    await fireCheck(FIRST_CHECK_DELAY_MS);
+    feed.put('latest-linux.yml', { status: 500, body: 'down' });
+    await fireCheck(CHECK_INTERVAL_MS);
+    expect(service!.status()).toMatchObject({
+      phase: 'ready',
+      failure: 'feed_unreachable',
+      update: { version: '1.2.0' },
+    });
+  });
+});
+
+describe('a release pulled from the feed', () => {
+  it('is dropped when the next check finds no newer version, and is not installed on quit', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start();
+    await fireCheck(FIRST_CHECK_DELAY_MS);
+    expect(service!.status().phase).toBe('ready');
+    publishRelease(feed, keys, { version: '1.0.0' });
+    await service!.check();
+    expect(service!.status()).toMatchObject({ phase: 'idle', update: null });
+    service!.beforeQuit();
+    expect(installs).toEqual([]);
+  });
+});
+
+describe('channels and staged rollouts', () => {
+  it('the beta channel reads beta-linux.yml from the next check on; back on latest, no downgrade', async () => {
+    publishRelease(feed, keys, { version: '1.0.0' });
+    publishRelease(feed, keys, { version: '1.1.0-beta.2', channel: 'beta' });
+    start();
+    const status = service!.setPreferences({ channel: 'beta' });
+    expect(status.preferences.channel).toBe('beta');
+    expect(timers.delays()).toEqual([FIRST_CHECK_DELAY_MS]);
+    await fireCheck(FIRST_CHECK_DELAY_MS);
+    expect(service!.status()).toMatchObject({ phase: 'ready', update: { version: '1.1.0-beta.2' } });
+    expect(feed.asked('beta-linux.yml')).toHaveLength(1);
+    service!.setPreferences({ channel: 'latest' });
+    await service!.check();
+    // latest offers 1.0.0, the version running: nothing to install, the beta is dropped.
+    expect(service!.status()).toMatchObject({ phase: 'idle', update: null });
+  });
+
+  it("stagingPercentage is compared with this install's place: 50 % in, 40 % out", async () => {
+    // electron-updater reads bytes 12–15 of the staging id: 0x80000000 / 0xffffffff ≈ 0.5.
+    writeFileSync(join(dataDir, STAGING_ID_FILE), '2f0c4e1a-9b3d-4c5e-8a7f-1b2c80000000');
+    publishRelease(feed, keys, { version: '1.2.0', stagingPercentage: 40 });
+    start();
+    await service!.check();
+    expect(service!.status()).toMatchObject({ phase: 'idle', update: null, failure: null });
+    publishRelease(feed, keys, { version: '1.2.0', stagingPercentage: 60 });
+    await service!.check();
+    expect(service!.status()).toMatchObject({ phase: 'ready', update: { version: '1.2.0' } });
+  });
+});
+
+describe('restart', () => {
+  async function ready(): Promise<void> {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start();
+    await service!.check();
+    expect(service!.status().phase).toBe('ready');
+  }
+
+  it('installs the downloaded file and quits at once when nothing runs', async () => {
+    await ready();
+    const status = service!.restart();
+    expect(status.phase).toBe('installing');
+    expect(installs).toHaveLength(1);
+    expect(installs[0]).toMatch(/ReportDesk-1\.2\.0\.AppImage$/);
+    expect(quits).toBe(1);
+    // The quit that follows does not install twice.
+    service!.beforeQuit();
+    expect(installs).toHaveLength(1);
+  });
+
+  it('waits while a sync or changes run, looking again every second, then restarts', async () => {
+    await ready();
+    running = ['sync', 'changes'];
+    expect(service!.restart()).toMatchObject({ phase: 'ready', restartWaitingFor: ['sync', 'changes'] });
+    expect(timers.delays()).toContain(RESTART_POLL_MS);
+    running = ['changes'];
+    timers.fire(RESTART_POLL_MS);
+    expect(service!.status().restartWaitingFor).toEqual(['changes']);
+    expect(installs).toEqual([]);
+    running = [];
+    timers.fire(RESTART_POLL_MS);
+    expect(installs).toHaveLength(1);
+    expect(service!.status()).toMatchObject({ phase: 'installing', restartWaitingFor: null });
+    expect(cancels).toBe(0);
+  });
+
+  it('cancels the running sync and export first when asked', async () => {
+    await ready();
+    running = ['export'];
+    service!.restart({ cancelWork: true });
+    expect(cancels).toBe(1);
+    expect(service!.status().restartWaitingFor).toEqual(['export']);
+  });
+
+  it('stops waiting when told; the update still installs on quit', async () => {
+    await ready();
+    running = ['sync'];
+    service!.restart();
+    const status = service!.cancelRestart();
+    expect(status.restartWaitingFor).toBeNull();
+    expect(timers.delays()).not.toContain(RESTART_POLL_MS);
+    running = [];
+    service!.beforeQuit();
+    expect(installs).toHaveLength(1);
+    expect(quits).toBe(0);
+  });
+
+  it('does nothing without a downloaded update', async () => {
+    publishRelease(feed, keys, { version: '1.0.0' });
+    start();
+    expect(service!.restart()).toMatchObject({ phase: 'idle', restartWaitingFor: null });
+    service!.beforeQuit();
+    expect(installs).toEqual([]);
+    expect(quits).toBe(0);
+  });
+
+  it('an install that fails is a reason for Settings, and the update stays ready', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start({}, false);
+    await service!.check();
+    expect(service!.restart()).toMatchObject({ phase: 'ready', failure: 'install_failed' });
+    expect(quits).toBe(0);
+  });
+
+  it('deb and rpm: never installed on quit (it asks for the administrator), only on restart', async () => {
+    writeFileSync(join(resources, 'package-type'), 'deb');
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start();
+    await service!.check();
+    expect(service!.status()).toMatchObject({ phase: 'ready', install: 'asks-admin' });
+    service!.beforeQuit();
+    expect(installs).toEqual([]);
+    service!.restart();
+    expect(installs).toHaveLength(1);
+  });
+});
+
+describe('release notes', () => {
+  it('are text: control characters and terminal escapes go, markup is kept as written', async () => {
+    publishRelease(feed, keys, {
+      version: '1.2.0',
+      releaseNotes: '<b>Bold</b> claim\x1b[31m red\x07\r\nLine two\u202e   \n\n',
+    });
+    start();
+    await service!.check();
+    expect(service!.status().update?.releaseNotes).toBe('<b>Bold</b> claim red\nLine two');
+  });
+});
