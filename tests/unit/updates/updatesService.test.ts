@@ -62,7 +62,7 @@ describe('release notes as text', () => {
       releaseNotes: null,
     });
     expect(
-      viewOf({ version: '2.0.0', files: [], releaseDate: 7 as unknown as string, releaseNotes: 'Hi' })
+      viewOf({ version: '2.0.0', files: [], path: '', sha512: '', releaseDate: 7 as unknown as string })
         .releaseDate,
     ).toBeNull();
   });
