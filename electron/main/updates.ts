@@ -1,19 +1,16 @@
 /**
  * The app's updater, with what only Electron has: Electron's `app` through electron-updater's
- * own ElectronAppAdapter, and requests over Electron's `net` in electron-updater's own session
- * partition (system proxy, OS certificates), as its ElectronHttpExecutor makes them. Every
- * decision is in electron/core/updates (tested without Electron); this is the plug.
+ * own ElectronAppAdapter, and `net` in electron-updater's session partition (no HTTP cache).
+ * Every decision is in electron/core/updates (tested without Electron); this is the plug.
  */
-import { app, net, session, type IncomingMessage } from 'electron';
-import { HttpExecutor } from 'builder-util-runtime';
+import { app, net, session } from 'electron';
 import { ElectronAppAdapter } from 'electron-updater/out/ElectronAppAdapter';
 import { createAppUpdates, type UpdatesContext } from '../core/updates/appUpdates';
-import type { FeedRequest, FeedTransport } from '../core/updates/feedHttp';
+import { electronNetTransport, type ElectronNet } from '../core/updates/electronTransport';
 import type { UpdatesService } from '../core/updates/updatesService';
 
-/** electron-updater's partition: no HTTP cache, apart from the app's own session. */
+/** electron-updater's own partition name (its electronHttpExecutor.NET_SESSION_NAME). */
 const UPDATER_PARTITION = 'electron-updater';
-const MAX_REDIRECTS = 10;
 
 export function createElectronUpdates(context: UpdatesContext, dataDir: string): UpdatesService {
   return createAppUpdates({
@@ -23,31 +20,9 @@ export function createElectronUpdates(context: UpdatesContext, dataDir: string):
     platform: process.platform,
     resourcesPath: process.resourcesPath,
     appImage: process.env.APPIMAGE,
-    transport: electronNetTransport(),
+    transport: electronNetTransport(
+      net as unknown as ElectronNet,
+      session.fromPartition(UPDATER_PARTITION, { cache: false }),
+    ),
   });
-}
-
-/**
- * Electron's net.request: with `redirect: 'manual'` (FeedHttpExecutor always sets it) a
- * redirect is a 'redirect' event; the request is aborted and asked again through the
- * executor, which checks the new address first (https://www.electronjs.org/docs/latest/api/client-request).
- */
-export function electronNetTransport(): FeedTransport {
-  return {
-    createRequest(options, onResponse) {
-      const request = net.request({
-        ...(options as Electron.ClientRequestConstructorOptions),
-        session: session.fromPartition(UPDATER_PARTITION, { cache: false }),
-      });
-      request.on('response', (response: IncomingMessage) => onResponse(response as never));
-      return request as unknown as FeedRequest;
-    },
-    addRedirectHandlers(request, options, reject, redirectCount, handler) {
-      (request as unknown as Electron.ClientRequest).on('redirect', (_status, _method, redirectUrl) => {
-        request.abort();
-        if (redirectCount > MAX_REDIRECTS) reject(new Error(`Too many redirects (> ${MAX_REDIRECTS})`));
-        else handler(HttpExecutor.prepareRedirectUrlOptions(redirectUrl, options));
-      });
-    },
-  };
 }

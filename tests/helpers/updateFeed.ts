@@ -20,6 +20,8 @@ export interface FeedAnswer {
   contentType?: string;
   headers?: Record<string, string>;
   body: Buffer | string;
+  /** Send the head and this much of the body, then nothing more (a stalled server). */
+  hangAfter?: number;
 }
 
 export interface UpdateFeed {
@@ -51,7 +53,8 @@ export async function startUpdateFeed(): Promise<UpdateFeed> {
       'Content-Type': answer.contentType ?? 'application/octet-stream',
       ...answer.headers,
     });
-    res.end(answer.body);
+    if (answer.hangAfter !== undefined) res.write(Buffer.from(answer.body).subarray(0, answer.hangAfter));
+    else res.end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -7,12 +7,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningWork, UpdateStatus } from '../../shared/contract';
 import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
 import { createAppUpdates, type AppUpdatesOptions } from '../../electron/core/updates/appUpdates';
 import {
   CHECK_INTERVAL_MS,
+  DOWNLOAD_LIMIT_MS,
   FIRST_CHECK_DELAY_MS,
   RESTART_POLL_MS,
   type Timers,
@@ -22,6 +23,7 @@ import type { UpdatesService } from '../../electron/core/updates/updatesService'
 import { DownloadOnlyUpdater } from '../../electron/core/updates/updaters';
 import {
   makeReleaseKeys,
+  manifestFor,
   publishRelease,
   startUpdateFeed,
   type ReleaseKeys,
@@ -310,6 +312,25 @@ describe('failures: a reason for Settings, a log line, and another try at the ne
     await fireCheck(FIRST_CHECK_DELAY_MS);
     expect(service!.status()).toMatchObject({ phase: 'idle', failure: 'checksum_mismatch', update: null });
     // Quitting installs nothing.
+    service!.beforeQuit();
+    expect(installs).toEqual([]);
+  });
+
+  it('a download that stalls is cancelled after the limit, leaving nothing to install', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    const content = manifestFor({ version: '1.2.0' }).content;
+    feed.put(fileName, {
+      body: content,
+      hangAfter: 100,
+      headers: { 'Content-Length': String(content.length) },
+    });
+    start();
+    const checked = service!.check();
+    await vi.waitFor(() => expect(service!.status().phase).toBe('downloading'));
+    await vi.waitFor(() => expect(feed.asked(fileName)).toHaveLength(1));
+    expect(timers.delays()).toContain(DOWNLOAD_LIMIT_MS);
+    timers.fire(DOWNLOAD_LIMIT_MS);
+    expect(await checked).toMatchObject({ phase: 'idle', failure: 'download_failed', update: null });
     service!.beforeQuit();
     expect(installs).toEqual([]);
   });

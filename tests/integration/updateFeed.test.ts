@@ -7,7 +7,8 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeElectronNet, type FakeElectronNet } from '../helpers/electronNetRequest';
 import { forbidElectron, type ElectronGuard } from '../helpers/noElectron';
 import {
   makeReleaseKeys,
@@ -22,6 +23,8 @@ import type {
   UpdateCheckOptions,
 } from '../../electron/core/updates/updateCheck';
 import { silentLogger } from '../../electron/core/log';
+import { electronNetTransport } from '../../electron/core/updates/electronTransport';
+import { FEED_REQUEST_TIMEOUT_MS } from '../../electron/core/updates/feedHttp';
 import { signManifest } from '../../electron/core/updates/signatures';
 
 let guard: ElectronGuard;
@@ -384,5 +387,80 @@ describe('what the requests carry', () => {
     });
     expect(await check({ downloadDir: null })).toMatchObject({ reason: 'feed_unreachable' });
     expect(feed.asked('latest-linux.yml').length).toBeLessThanOrEqual(13);
+  });
+});
+
+describe("over Electron's net (a stand-in that behaves as its documentation says)", () => {
+  const session = { partition: 'electron-updater' };
+  let net: FakeElectronNet;
+  beforeEach(() => {
+    net = fakeElectronNet();
+  });
+  const viaElectron = (options: Partial<UpdateCheckOptions> = {}) =>
+    check({ transport: electronNetTransport(net, session), ...options });
+
+  it('finds, downloads and verifies, every request in electron-updater’s session with manual redirects', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    expect(await viaElectron()).toMatchObject({ available: true, downloaded: true, verified: true });
+    expect(await readdir(dir)).toEqual([fileName]);
+    expect(net.requests.map((request) => request.path?.split('?')[0])).toEqual([
+      '/updates/latest-linux.yml',
+      '/updates/latest-linux.yml.sig',
+      `/updates/${fileName}`,
+    ]);
+    for (const request of net.requests) {
+      expect(request.session).toBe(session);
+      expect(request.redirect).toBe('manual');
+      expect(Object.keys(request.headers ?? {}).map((name) => name.toLowerCase())).not.toContain(
+        'authorization',
+      );
+    }
+  });
+
+  it('follows a redirect within this computer through the executor, and refuses one to plain http', async () => {
+    const { manifest, fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    feed.put('/moved/latest-linux.yml', manifest);
+    feed.put('latest-linux.yml', { status: 307, headers: { Location: '/moved/latest-linux.yml' }, body: '' });
+    expect(await viaElectron({ downloadDir: null })).toMatchObject({ available: true, version: '1.2.0' });
+    feed.put(fileName, {
+      status: 302,
+      headers: { Location: 'http://cdn.reportdesk.invalid/x.AppImage' },
+      body: '',
+    });
+    expect(await viaElectron()).toMatchObject({ reason: 'insecure_feed', downloaded: false });
+    expect(net.requests.map((request) => request.hostname)).not.toContain('cdn.reportdesk.invalid');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('stops after ten redirects', async () => {
+    feed.put('latest-linux.yml', {
+      status: 302,
+      headers: { Location: `${feed.url}latest-linux.yml` },
+      body: '',
+    });
+    expect(await viaElectron({ downloadDir: null })).toMatchObject({ reason: 'feed_unreachable' });
+    expect(feed.asked('latest-linux.yml')).toHaveLength(12);
+  });
+});
+
+describe('a feed that never answers', () => {
+  it('is given up after FEED_REQUEST_TIMEOUT_MS, even where no socket time-out applies (Electron)', async () => {
+    feed.put('latest-linux.yml', { body: 'version: 1.2.0\n', hangAfter: 5 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const checked = check({ transport: electronNetTransport(fakeElectronNet(), {}), downloadDir: null });
+      await vi.waitFor(() => expect(feed.asked('latest-linux.yml')).toHaveLength(1), { interval: 5 });
+      await new Promise((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(FEED_REQUEST_TIMEOUT_MS - 1);
+      await new Promise((resolve) => setImmediate(resolve));
+      let settled = false;
+      void checked.then(() => (settled = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(await checked).toMatchObject({ reason: 'feed_unreachable', outcome: 'feed' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

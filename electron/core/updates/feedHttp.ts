@@ -62,7 +62,10 @@ export const nodeTransport: FeedTransport = {
 /** The only headers an update request carries (lower case). */
 const SENT_HEADERS = new Set(['accept', 'user-agent', 'cache-control', 'range']);
 
-/** Inactivity limit of one update request (the socket's idle time-out). */
+/**
+ * How long a manifest or signature request may take in all. A wall clock, not the socket's
+ * idle time-out HttpExecutor sets: Electron's net has no socket to time out.
+ */
 export const FEED_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface FetchedFile {
@@ -129,6 +132,19 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
     options: { headers: OutgoingHttpHeaders | null; cancellationToken: CancellationToken; maxBytes: number },
   ): Promise<FetchedFile> {
     return options.cancellationToken.createPromise<FetchedFile>((resolve, reject, onCancel) => {
+      let current: FeedRequest | null = null;
+      const deadline = setTimeout(() => {
+        current?.abort();
+        reject(new Error('Request timed out'));
+      }, FEED_REQUEST_TIMEOUT_MS).unref();
+      const settle =
+        <T>(done: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(deadline);
+          done(value);
+        };
+      resolve = settle(resolve);
+      reject = settle(reject);
       const ask = (requestOptions: RequestOptions, redirectCount: number) => {
         const request = this.createRequest(requestOptions, (response) => {
           const status = response.statusCode ?? 0;
@@ -162,6 +178,7 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
           });
           response.on('end', () => finish(true));
         });
+        current = request;
         this.addErrorAndTimeoutHandlers(request, reject, FEED_REQUEST_TIMEOUT_MS);
         this.addRedirectHandlers(request, requestOptions, reject, redirectCount, (next) =>
           ask(next, redirectCount + 1),

@@ -11,7 +11,7 @@
  *   the app quits (beforeQuit), except for deb and rpm, whose install asks for the administrator.
  */
 import { BaseUpdater, type AppUpdater } from 'electron-updater';
-import type { UpdateInfo } from 'builder-util-runtime';
+import { CancellationToken, type UpdateInfo } from 'builder-util-runtime';
 import type {
   RunningWork,
   UpdateFailureReason,
@@ -29,6 +29,12 @@ export const FIRST_CHECK_DELAY_MS = 10_000;
 export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
 /** How often a restart that waits looks again whether the work has finished. */
 export const RESTART_POLL_MS = 1_000;
+/**
+ * A download that has not finished after this long is cancelled (and tried again at the next
+ * check): Electron's net has no time-out of its own, and a stalled download would hold the
+ * updater forever.
+ */
+export const DOWNLOAD_LIMIT_MS = 2 * 60 * 60 * 1000;
 /** Release notes longer than this are cut (a settings card, not a document viewer). */
 export const MAX_RELEASE_NOTES_CHARS = 20_000;
 
@@ -209,11 +215,15 @@ export class UpdateController implements UpdatesService {
     this.percent = 0;
     this.activity = 'downloading';
     this.changed();
+    const token = new CancellationToken();
+    const limit = this.timers.setTimeout(() => token.cancel(), DOWNLOAD_LIMIT_MS);
     try {
-      await updater.downloadUpdate();
+      await updater.downloadUpdate(token);
     } catch (thrown) {
       this.settle(this.failed(thrown, 'download'));
       return;
+    } finally {
+      this.timers.clearTimeout(limit);
     }
     this.ready = this.found;
     logger.info('An update is downloaded and verified', { version: info.version });
