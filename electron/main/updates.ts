@@ -20,8 +20,7 @@ export function createElectronUpdates(context: UpdatesContext, dataDir: string):
     platform: process.platform,
     resourcesPath: process.resourcesPath,
     appImage: process.env.APPIMAGE,
-    transport: electronNetTransport(
-      net as unknown as ElectronNet,
+    transport: electronNetTransport(net as unknown as ElectronNet, () =>
       session.fromPartition(UPDATER_PARTITION, { cache: false }),
     ),
   });

@@ -397,7 +397,7 @@ describe("over Electron's net (a stand-in that behaves as its documentation says
     net = fakeElectronNet();
   });
   const viaElectron = (options: Partial<UpdateCheckOptions> = {}) =>
-    check({ transport: electronNetTransport(net, session), ...options });
+    check({ transport: electronNetTransport(net, () => session), ...options });
 
   it('finds, downloads and verifies, every request in electron-updater’s session with manual redirects', async () => {
     const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
@@ -448,7 +448,10 @@ describe('a feed that never answers', () => {
     feed.put('latest-linux.yml', { body: 'version: 1.2.0\n', hangAfter: 5 });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      const checked = check({ transport: electronNetTransport(fakeElectronNet(), {}), downloadDir: null });
+      const checked = check({
+        transport: electronNetTransport(fakeElectronNet(), () => ({})),
+        downloadDir: null,
+      });
       await vi.waitFor(() => expect(feed.asked('latest-linux.yml')).toHaveLength(1), { interval: 5 });
       await new Promise((resolve) => setImmediate(resolve));
       vi.advanceTimersByTime(FEED_REQUEST_TIMEOUT_MS - 1);

@@ -25,10 +25,11 @@ export interface ElectronNet {
 /** HttpExecutor's own limit. */
 const MAX_REDIRECTS = 10;
 
-export function electronNetTransport(net: ElectronNet, session: unknown): FeedTransport {
+/** `session`: asked at each request (Electron's session exists only once the app is ready). */
+export function electronNetTransport(net: ElectronNet, session: () => unknown): FeedTransport {
   return {
     createRequest(options, onResponse) {
-      const request = net.request({ ...options, session });
+      const request = net.request({ ...options, session: session() });
       request.on('response', onResponse);
       return request;
     },
