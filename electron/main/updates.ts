@@ -4,7 +4,7 @@
  * Every decision is in electron/core/updates (tested without Electron); this is the plug.
  */
 import { app, net, session } from 'electron';
-import { ElectronAppAdapter } from 'electron-updater/out/ElectronAppAdapter';
+import { ElectronAppAdapter } from 'electron-updater/out/ElectronAppAdapter.js';
 import { createAppUpdates, type UpdatesContext } from '../core/updates/appUpdates';
 import { electronNetTransport, type ElectronNet } from '../core/updates/electronTransport';
 import type { UpdatesService } from '../core/updates/updatesService';

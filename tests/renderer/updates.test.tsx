@@ -156,7 +156,9 @@ describe('the ready bar', () => {
     renderWithApp(<UpdateReadyBar />);
     const bar = await findBar();
     expect(bar.textContent).toContain('ReportDesk 1.2.0 is ready');
-    expect(bar.textContent).toContain('Otherwise it is installed when you quit ReportDesk.');
+    expect(bar.textContent).toBe(
+      'ReportDesk 1.2.0 is ready — restart to update now, or it is installed when you quit ReportDesk.Restart to updateLater',
+    );
     expect(bridge.callsTo('updates:restart')).toEqual([]);
     fireEvent.click(within(bar).getByRole('button', { name: 'Restart to update' }));
     await waitFor(() => expect(bar.textContent).toContain('restarting…'));

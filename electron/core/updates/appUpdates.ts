@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppUpdater } from 'electron-updater';
-import type { AppAdapter } from 'electron-updater/out/AppAdapter';
+import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
 import { load as loadYaml } from 'js-yaml';
 import type { UpdateStatus } from '../../../shared/contract';
 import type { Logger } from '../log';
@@ -44,7 +44,8 @@ export interface AppUpdatesOptions extends UpdatesContext {
   resourcesPath: string;
   /** $APPIMAGE, which the AppImage runtime sets to the AppImage's own path. */
   appImage: string | undefined;
-  transport: FeedTransport;
+  /** Electron's net in the app (electronTransport.ts); Node's http(s) without it. */
+  transport?: FeedTransport;
   /** The release keys to trust (SPKI PEM); the embedded ones unless a test says otherwise. */
   publicKeys?: readonly string[];
   /** electron-updater's updater for `kind` (a test passes a DownloadOnlyUpdater). */

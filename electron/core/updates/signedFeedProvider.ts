@@ -12,13 +12,13 @@
 import type { KeyObject } from 'node:crypto';
 import { CancellationToken, type CustomPublishOptions, type UpdateInfo } from 'builder-util-runtime';
 import type { AppUpdater } from 'electron-updater';
-import type { ResolvedUpdateFileInfo } from 'electron-updater/out/types';
+import type { ResolvedUpdateFileInfo } from 'electron-updater/out/types.js';
 import {
   parseUpdateInfo,
   Provider,
   resolveFiles,
   type ProviderRuntimeOptions,
-} from 'electron-updater/out/providers/Provider';
+} from 'electron-updater/out/providers/Provider.js';
 import { FeedHttpExecutor, type FetchedFile } from './feedHttp';
 import { checkFeedUrl } from './feedUrl';
 import { isSignedBy, SIGNATURE_SUFFIX } from './signatures';

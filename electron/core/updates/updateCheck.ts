@@ -11,7 +11,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { UpdateInfo } from 'builder-util-runtime';
-import type { AppAdapter } from 'electron-updater/out/AppAdapter';
+import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
 import type { UpdateFailureReason } from '../../../shared/contract';
 import { silentLogger, type Logger } from '../log';
 import type { FeedTransport } from './feedHttp';

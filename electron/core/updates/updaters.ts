@@ -15,9 +15,9 @@ import {
   RpmUpdater,
   type AppUpdater,
 } from 'electron-updater';
-import type { AppAdapter } from 'electron-updater/out/AppAdapter';
-import type { DownloadExecutorResult, DownloadUpdateOptions } from 'electron-updater/out/AppUpdater';
-import { findFile } from 'electron-updater/out/providers/Provider';
+import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
+import type { DownloadExecutorResult, DownloadUpdateOptions } from 'electron-updater/out/AppUpdater.js';
+import { findFile } from 'electron-updater/out/providers/Provider.js';
 import type { Logger } from '../log';
 import { FeedHttpExecutor, type FeedTransport } from './feedHttp';
 import { SignedFeedProvider, type SignedFeedOptions } from './signedFeedProvider';

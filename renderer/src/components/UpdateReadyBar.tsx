@@ -47,10 +47,9 @@ export function UpdateReadyBar() {
           <span> — {waitingSentence(waiting)}</span>
         ) : (
           <span className="banner-detail">
-            {' '}
             {data.install === 'asks-admin'
-              ? 'Installing it asks for your administrator password.'
-              : 'Otherwise it is installed when you quit ReportDesk.'}
+              ? ' — installing it asks for your administrator password.'
+              : ' — restart to update now, or it is installed when you quit ReportDesk.'}
           </span>
         )}
       </div>
