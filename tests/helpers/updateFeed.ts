@@ -12,6 +12,8 @@ import { signManifest } from '../../electron/core/updates/signatures';
 
 export interface FeedRequest {
   path: string;
+  /** The path with its query, as asked. */
+  url: string;
   headers: IncomingHttpHeaders;
 }
 
@@ -22,6 +24,8 @@ export interface FeedAnswer {
   body: Buffer | string;
   /** Send the head and this much of the body, then nothing more (a stalled server). */
   hangAfter?: number;
+  /** Send the head and this much of the body, then close the connection (a dropped one). */
+  dropAfter?: number;
 }
 
 export interface UpdateFeed {
@@ -42,7 +46,7 @@ export async function startUpdateFeed(): Promise<UpdateFeed> {
   const requests: FeedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://feed').pathname;
-    requests.push({ path, headers: req.headers });
+    requests.push({ path, url: req.url ?? '', headers: req.headers });
     const answer = files.get(path);
     if (!answer) {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
@@ -54,7 +58,9 @@ export async function startUpdateFeed(): Promise<UpdateFeed> {
       ...answer.headers,
     });
     if (answer.hangAfter !== undefined) res.write(Buffer.from(answer.body).subarray(0, answer.hangAfter));
-    else res.end(answer.body);
+    else if (answer.dropAfter !== undefined) {
+      res.write(Buffer.from(answer.body).subarray(0, answer.dropAfter), () => res.socket?.destroy());
+    } else res.end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -86,6 +86,7 @@ beforeEach(async () => {
   quits = 0;
   running = [];
   cancels = 0;
+  installWorks = true;
   service = null;
 });
 
@@ -95,7 +96,9 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function start(overrides: Partial<AppUpdatesOptions> = {}, installWorks = true): UpdatesService {
+let installWorks = true;
+
+function start(overrides: Partial<AppUpdatesOptions> = {}): UpdatesService {
   service = createAppUpdates({
     dataDir,
     adapter: {
@@ -145,6 +148,8 @@ async function fireCheck(ms: number): Promise<void> {
 
 describe('which installs update themselves', () => {
   it('not a development run, nor a package the distribution updates, nor a build without a feed', () => {
+    const lines = memorySink();
+    const logger = createLogger('main', lines);
     const adapter = (packaged: boolean) => ({
       version: '1.0.0',
       name: 'ReportDesk',
@@ -162,9 +167,13 @@ describe('which installs update themselves', () => {
       unmanagedReason: 'development',
       currentVersion: '1.0.0',
     });
-    expect(start({ appImage: undefined }).status().unmanagedReason).toBe('unsupported_package');
+    expect(start({ appImage: undefined, logger }).status().unmanagedReason).toBe('unsupported_package');
     writeFileSync(join(resources, 'package-type'), 'pacman\n');
-    expect(start().status().unmanagedReason).toBe('unsupported_package');
+    expect(start({ logger }).status().unmanagedReason).toBe('unsupported_package');
+    expect(lines.lines.filter((line) => line.includes('This install does not update itself'))).toEqual([
+      expect.stringMatching(/INFO \[main\] .* \{"platform":"linux","package":null\}$/),
+      expect.stringMatching(/INFO \[main\] .* \{"platform":"linux","package":"pacman"\}$/),
+    ]);
     writeFileSync(join(resources, 'package-type'), 'deb\n');
     expect(start().status()).toMatchObject({ managed: true, install: 'asks-admin' });
     service?.close();
@@ -175,10 +184,15 @@ describe('which installs update themselves', () => {
       ': not yaml :\n  - [',
     ]) {
       writeFileSync(join(resources, 'app-update.yml'), config);
-      expect(start().status().unmanagedReason, config).toBe('no_feed');
+      expect(start({ logger }).status().unmanagedReason, config).toBe('no_feed');
     }
     rmSync(join(resources, 'app-update.yml'));
-    expect(start().status().unmanagedReason).toBe('no_feed');
+    expect(start({ logger }).status().unmanagedReason).toBe('no_feed');
+    const warned = lines.lines.filter((line) => line.includes(' WARN '));
+    expect(warned).toHaveLength(4);
+    expect(warned.slice(0, 2).join('\n')).toMatch(/not a generic https feed; updates are off/);
+    expect(warned[2]).toMatch(/No update feed is configured for this build .*"error":/);
+    expect(warned[3]).toMatch(/No update feed is configured for this build .*ENOENT/);
     // None of them schedules a check, or writes anything to the data dir.
     expect(timers.pending).toEqual([]);
     expect(feed.requests).toEqual([]);
@@ -459,12 +473,21 @@ describe('restart', () => {
     expect(quits).toBe(0);
   });
 
-  it('an install that fails is a reason for Settings, and the update stays ready', async () => {
+  it('an install that fails is a reason for Settings; the update stays ready, and a second try can work', async () => {
+    const lines = memorySink();
     publishRelease(feed, keys, { version: '1.2.0' });
-    start({}, false);
+    installWorks = false;
+    start({ logger: createLogger('main', lines) });
     await service!.check();
     expect(service!.restart()).toMatchObject({ phase: 'ready', failure: 'install_failed' });
     expect(quits).toBe(0);
+    expect(lines.lines.join('\n')).toMatch(
+      /ERROR \[main\] The update could not be installed .*"error":"The update was not installed\."/,
+    );
+    installWorks = true;
+    expect(service!.restart().phase).toBe('installing');
+    expect(installs).toHaveLength(2);
+    expect(quits).toBe(1);
   });
 
   it('deb and rpm: never installed on quit (it asks for the administrator), only on restart', async () => {

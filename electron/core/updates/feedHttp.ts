@@ -72,7 +72,7 @@ export interface FetchedFile {
   status: number;
   contentType: string | null;
   body: Buffer;
-  /** False when the body was longer than asked for and cut off there. */
+  /** False when the body was longer than asked for: reading stopped there. */
   complete: boolean;
 }
 
@@ -82,7 +82,8 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
   }
 
   createRequest(options: RequestOptions, callback: (response: IncomingMessage) => void): FeedRequest {
-    const target = `${options.protocol ?? 'https:'}//${options.hostname ?? ''}${options.port ? `:${options.port}` : ''}${options.path ?? '/'}`;
+    // configureRequestUrl always sets them; anything missing makes an address checkFeedUrl refuses.
+    const target = `${options.protocol}//${options.hostname}${options.port ? `:${options.port}` : ''}${options.path}`;
     if (!checkFeedUrl(target).ok) return refusedRequest(new UpdateFailure('insecure_feed'));
     const safe: RequestOptions & { redirect?: string } = {
       ...options,
@@ -123,20 +124,18 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
   }
 
   /**
-   * A small file (a manifest, a signature) as its exact bytes, whatever its status, up to
-   * `maxBytes` (the rest is not read). Redirects are followed through createRequest, at most
-   * HttpExecutor's ten.
+   * A small file (a manifest, a signature) as its exact bytes, whatever its status; reading
+   * stops once it is longer than `maxBytes` (then `complete` is false). Redirects are followed
+   * through createRequest, at most HttpExecutor's ten; the whole takes at most
+   * FEED_REQUEST_TIMEOUT_MS.
    */
-  fetchFile(
-    url: URL,
-    options: { headers: OutgoingHttpHeaders | null; cancellationToken: CancellationToken; maxBytes: number },
-  ): Promise<FetchedFile> {
-    return options.cancellationToken.createPromise<FetchedFile>((resolve, reject, onCancel) => {
+  fetchFile(url: URL, cancellationToken: CancellationToken, maxBytes: number): Promise<FetchedFile> {
+    return cancellationToken.createPromise<FetchedFile>((resolve, reject, onCancel) => {
       let current: FeedRequest | null = null;
       const deadline = setTimeout(() => {
         current?.abort();
         reject(new Error('Request timed out'));
-      }, FEED_REQUEST_TIMEOUT_MS).unref();
+      }, FEED_REQUEST_TIMEOUT_MS);
       const settle =
         <T>(done: (value: T) => void) =>
         (value: T) => {
@@ -147,9 +146,10 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
       reject = settle(reject);
       const ask = (requestOptions: RequestOptions, redirectCount: number) => {
         const request = this.createRequest(requestOptions, (response) => {
-          const status = response.statusCode ?? 0;
+          const status = Number(response.statusCode);
           const location = safeGetHeader(response, 'location');
           if (status >= 300 && status < 400 && location != null) {
+            // Node's way (Electron's is the 'redirect' event): drain it, ask the next address.
             response.resume();
             if (redirectCount >= this.maxRedirects) reject(this.createMaxRedirectError());
             else ask(HttpExecutor.prepareRedirectUrlOptions(location, requestOptions), redirectCount + 1);
@@ -157,21 +157,18 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
           }
           const chunks: Buffer[] = [];
           let size = 0;
-          let done = false;
-          const finish = (complete: boolean) => {
-            if (done) return;
-            done = true;
-            const contentType = safeGetHeader(response, 'content-type');
-            resolve({ status, contentType, body: Buffer.concat(chunks), complete });
-          };
+          const finish = (complete: boolean) =>
+            resolve({
+              status,
+              contentType: safeGetHeader(response, 'content-type'),
+              body: Buffer.concat(chunks),
+              complete,
+            });
           response.on('error', reject);
           response.on('data', (chunk: Buffer) => {
-            if (done) return;
+            chunks.push(chunk);
             size += chunk.length;
-            chunks.push(
-              size > options.maxBytes ? chunk.subarray(0, chunk.length - (size - options.maxBytes)) : chunk,
-            );
-            if (size > options.maxBytes) {
+            if (size > maxBytes) {
               finish(false);
               request.abort();
             }
@@ -183,10 +180,13 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
         this.addRedirectHandlers(request, requestOptions, reject, redirectCount, (next) =>
           ask(next, redirectCount + 1),
         );
-        onCancel(() => request.abort());
+        onCancel(() => {
+          clearTimeout(deadline);
+          request.abort();
+        });
         request.end();
       };
-      const first: RequestOptions = { headers: options.headers ?? undefined };
+      const first: RequestOptions = { headers: { accept: '*/*' } };
       configureRequestUrl(url, first);
       configureRequestOptions(first);
       ask(first, 0);
@@ -196,10 +196,10 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
 
 function onlySentHeaders(headers: RequestOptions['headers']): OutgoingHttpHeaders {
   const kept: OutgoingHttpHeaders = {};
-  if (headers && !Array.isArray(headers)) {
-    for (const [name, value] of Object.entries(headers)) {
-      if (SENT_HEADERS.has(name.toLowerCase()) && value !== undefined) kept[name] = value;
-    }
+  // An undefined value (electron-updater merges requestHeaders over its own) would make Node throw.
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (SENT_HEADERS.has(name.toLowerCase()) && value !== undefined)
+      kept[name] = value as OutgoingHttpHeaders[string];
   }
   return kept;
 }

@@ -58,8 +58,7 @@ export class SignedFeedProvider extends Provider<UpdateInfo> {
 
   /** The manifest's name: `<channel><platform suffix>.yml`, as GenericProvider names it. */
   get manifestName(): string {
-    const channel = this.updater.channel ?? this.configuration.channel;
-    return `${channel == null ? this.getDefaultChannelName() : this.getCustomChannelName(channel)}.yml`;
+    return `${this.getCustomChannelName(this.updater.channel ?? 'latest')}.yml`;
   }
 
   async getLatestVersion(): Promise<UpdateInfo> {
@@ -68,8 +67,7 @@ export class SignedFeedProvider extends Provider<UpdateInfo> {
     if (!(executor instanceof FeedHttpExecutor)) throw new UpdateFailure('insecure_feed');
     const manifestUrl = this.fresh(new URL(this.manifestName, this.baseUrl));
     const token = new CancellationToken();
-    const fetch = (url: URL, maxBytes: number) =>
-      executor.fetchFile(url, { headers: { accept: '*/*' }, cancellationToken: token, maxBytes });
+    const fetch = (url: URL, maxBytes: number) => executor.fetchFile(url, token, maxBytes);
 
     const manifest = await fetch(manifestUrl, MAX_MANIFEST_BYTES);
     refuseUnreadable(manifest, 'feed_not_found');
@@ -144,6 +142,5 @@ function refuseUnreadable(file: FetchedFile, missing: 'feed_not_found' | 'signat
 
 /** An HTML page where a YAML manifest was expected: a web site, a login page, a host's 200 error page. */
 function looksLikeHtml(file: FetchedFile): boolean {
-  if (/html/i.test(file.contentType ?? '')) return true;
-  return /^\s*</.test(file.body.subarray(0, 512).toString('latin1'));
+  return /html/i.test(`${file.contentType}`) || /^\s*</.test(file.body.toString('latin1'));
 }

@@ -87,7 +87,6 @@ export function useSignedFeed<U extends AppUpdater>(updater: U, setup: FeedSetup
   );
   updater.logger = updaterLogger(setup.logger);
   updater.autoDownload = false;
-  updater.requestHeaders = null;
   // NSIS web installers carry no checksum a manifest could sign: never use one.
   updater.disableWebInstaller = true;
   const options: SignedFeedOptions = {
@@ -112,7 +111,7 @@ export function useChannel(updater: AppUpdater, channel: string): void {
 
 /** electron-updater's logger interface over ours. */
 function updaterLogger(logger: Logger) {
-  const text = (message: unknown) => (message instanceof Error ? message.message : String(message));
+  const text = (message: unknown) => String(message);
   return {
     info: (message?: unknown) => logger.info(text(message)),
     warn: (message?: unknown) => logger.warn(text(message)),
