@@ -76,10 +76,12 @@ const TARGETS = {
     'tests/integration/updateFeed.test.ts',
   ],
   'electron/core/updates/feedHttp.ts': [
+    'tests/unit/updates/signedFeedProvider.test.ts',
     'tests/integration/updateFeed.test.ts',
     'tests/integration/updateController.test.ts',
   ],
   'electron/core/updates/signedFeedProvider.ts': [
+    'tests/unit/updates/signedFeedProvider.test.ts',
     'tests/integration/updateFeed.test.ts',
     'tests/integration/updateController.test.ts',
   ],

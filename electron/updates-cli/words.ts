@@ -8,6 +8,8 @@ export function checkReasonSentence(reason: UpdateCheckReason, feed: string): st
       return `No newer version is on ${feed}.`;
     case 'staged_rollout':
       return `A newer version is on ${feed}, but it is rolled out to a share of installs (stagingPercentage) and this check fell outside it.`;
+    case 'unsupported_system':
+      return `A newer version is on ${feed}, but it needs a newer operating system than this one (minimumSystemVersion).`;
     case 'not_a_url':
       return `--feed is not an address: give the feed's https:// address.`;
     case 'invalid_version':

@@ -5,7 +5,8 @@
  * a path with anything: a 404, an HTML page, a redirect, other bytes.
  */
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dump as dumpYaml } from 'js-yaml';
 import { signManifest } from '../../electron/core/updates/signatures';
@@ -33,6 +34,8 @@ export interface UpdateFeed {
   url: string;
   origin: string;
   requests: FeedRequest[];
+  /** Paths whose answer the client gave up on before it was complete (it closed the connection). */
+  abandoned: string[];
   /** What `path` (under /updates/, without the query) answers from now on. */
   put(path: string, answer: FeedAnswer | Buffer | string): void;
   remove(path: string): void;
@@ -41,12 +44,19 @@ export interface UpdateFeed {
   stop(): Promise<void>;
 }
 
-export async function startUpdateFeed(): Promise<UpdateFeed> {
+/** `tls`: serve https with this key and certificate (which the test makes its process trust). */
+export async function startUpdateFeed(
+  options: { tls?: { key: string; cert: string } } = {},
+): Promise<UpdateFeed> {
   const files = new Map<string, FeedAnswer>();
   const requests: FeedRequest[] = [];
-  const server: Server = createServer((req, res) => {
+  const abandoned: string[] = [];
+  const handler: RequestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://feed').pathname;
     requests.push({ path, url: req.url ?? '', headers: req.headers });
+    res.on('close', () => {
+      if (!res.writableFinished) abandoned.push(path);
+    });
     const answer = files.get(path);
     if (!answer) {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
@@ -61,15 +71,17 @@ export async function startUpdateFeed(): Promise<UpdateFeed> {
     else if (answer.dropAfter !== undefined) {
       res.write(Buffer.from(answer.body).subarray(0, answer.dropAfter), () => res.socket?.destroy());
     } else res.end(answer.body);
-  });
+  };
+  const server: Server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const full = (path: string) => (path.startsWith('/') ? path : `/updates/${path}`);
   return {
     url: `${origin}/updates/`,
     origin,
     requests,
+    abandoned,
     put(path, answer) {
       files.set(
         full(path),

@@ -4,7 +4,10 @@
  * against a feed this test serves on 127.0.0.1, through the update check the `update-check`
  * command runs. Nothing on this path may load `electron`: a guard fails any attempt.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -24,7 +27,8 @@ import type {
 } from '../../electron/core/updates/updateCheck';
 import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
 import { electronNetTransport } from '../../electron/core/updates/electronTransport';
-import { FEED_REQUEST_TIMEOUT_MS } from '../../electron/core/updates/feedHttp';
+import { FEED_REQUEST_TIMEOUT_MS, FeedHttpExecutor } from '../../electron/core/updates/feedHttp';
+import { MAX_MANIFEST_BYTES } from '../../electron/core/updates/signedFeedProvider';
 import { signManifest } from '../../electron/core/updates/signatures';
 
 let guard: ElectronGuard;
@@ -263,10 +267,16 @@ describe('a feed that cannot be read', () => {
     expect(await check()).toMatchObject({ reason: 'feed_not_manifest' });
     publishRelease(feed, keys, { version: 'one point two' });
     expect(await check()).toMatchObject({ reason: 'feed_not_manifest' });
-    const latin1 = Buffer.from('version: "1.2.0"\nnote: caf\xe9\n', 'latin1');
+    // A whole, valid manifest but for one byte that is not UTF-8 (a Latin-1 é in its notes).
+    const { text: withNotes } = manifestFor({ version: '1.2.0', releaseNotes: 'Caf\xe9 fixes' });
+    const latin1 = Buffer.from(withNotes, 'latin1');
     feed.put('latest-linux.yml', latin1);
     feed.put('latest-linux.yml.sig', signManifest(latin1, keys.privateKey));
     expect(await check()).toMatchObject({ reason: 'feed_not_manifest' });
+    const utf8 = Buffer.from(withNotes, 'utf8');
+    feed.put('latest-linux.yml', utf8);
+    feed.put('latest-linux.yml.sig', signManifest(utf8, keys.privateKey));
+    expect(await check({ downloadDir: null })).toMatchObject({ available: true });
   });
 });
 
@@ -335,18 +345,21 @@ describe('what the requests carry', () => {
     try {
       const config = join(work, 'app-update.yml');
       await writeFile(config, 'updaterCacheDirName: t\n');
-      const updater = new DownloadOnlyUpdater({
-        version: '1.0.0',
-        name: 'ReportDesk',
-        isPackaged: true,
-        appUpdateConfigPath: config,
-        userDataPath: work,
-        baseCachePath: work,
-        whenReady: () => Promise.resolve(),
-        relaunch: () => undefined,
-        quit: () => undefined,
-        onQuit: () => undefined,
-      });
+      const updater = new DownloadOnlyUpdater(
+        {
+          version: '1.0.0',
+          name: 'ReportDesk',
+          isPackaged: true,
+          appUpdateConfigPath: config,
+          userDataPath: work,
+          baseCachePath: work,
+          whenReady: () => Promise.resolve(),
+          relaunch: () => undefined,
+          quit: () => undefined,
+          onQuit: () => undefined,
+        },
+        () => false,
+      );
       useSignedFeed(updater, {
         feedUrl: feed.url,
         channel: 'latest',
@@ -455,9 +468,11 @@ describe('a feed that never answers', () => {
     feed.put('latest-linux.yml', { body: 'version: 1.2.0\n', hangAfter: 5 });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
+      const lines = memorySink();
       const checked = check({
         transport: electronNetTransport(fakeElectronNet(), () => ({})),
         downloadDir: null,
+        logger: createLogger('update-check', lines),
       });
       await vi.waitFor(() => expect(feed.asked('latest-linux.yml')).toHaveLength(1), { interval: 5 });
       await new Promise((resolve) => setImmediate(resolve));
@@ -469,6 +484,9 @@ describe('a feed that never answers', () => {
       expect(settled).toBe(false);
       vi.advanceTimersByTime(1);
       expect(await checked).toMatchObject({ reason: 'feed_unreachable', outcome: 'feed' });
+      expect(lines.lines.join('\n')).toContain('Request timed out');
+      // The request given up on is closed, not left hanging.
+      await vi.waitFor(() => expect(feed.abandoned).toEqual(['/updates/latest-linux.yml']), { interval: 5 });
     } finally {
       vi.useRealTimers();
     }
@@ -584,6 +602,14 @@ describe('signed manifests that are still not usable', () => {
     ['one whose file has no address', `version: 1.2.0\nfiles:\n  - sha512: ${sha512}\n`],
     ['one whose file has a short sha512', 'version: 1.2.0\nfiles:\n  - url: a.AppImage\n    sha512: abc==\n'],
     [
+      'one whose sha512 has more before it',
+      `version: 1.2.0\nfiles:\n  - url: a.AppImage\n    sha512: x${sha512}\n`,
+    ],
+    [
+      'one whose sha512 has more after it',
+      `version: 1.2.0\nfiles:\n  - url: a.AppImage\n    sha512: ${sha512}x\n`,
+    ],
+    [
       'one whose package has no sha512',
       `version: 1.2.0\nfiles:\n  - url: a.exe\n    sha512: ${sha512}\npackages:\n  x64:\n    path: p.7z\n`,
     ],
@@ -612,6 +638,28 @@ describe('signed manifests that are still not usable', () => {
     expect(await check()).toMatchObject({ version: '1.2.0', reason: 'feed_not_manifest', downloaded: false });
   });
 
+  it('a newer version for a newer operating system is not offered, and says why', async () => {
+    publishRelease(feed, keys, { version: '1.2.0', manifest: { minimumSystemVersion: '999.0.0' } });
+    expect(await check()).toMatchObject({
+      available: false,
+      version: '1.2.0',
+      reason: 'unsupported_system',
+      outcome: 'checked',
+    });
+  });
+
+  it('a download dropped halfway is a failed download: nothing kept, exit as a feed that cannot be read', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    const content = manifestFor({ version: '1.2.0' }).content;
+    feed.put(fileName, {
+      body: content,
+      dropAfter: 100,
+      headers: { 'Content-Length': String(content.length) },
+    });
+    expect(await check()).toMatchObject({ reason: 'download_failed', outcome: 'feed', downloaded: false });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('a newer version held back by its rollout says so; the same version with a rollout is just up to date', async () => {
     publishRelease(feed, keys, { version: '1.0.0', stagingPercentage: 0 });
     expect(await check({ downloadDir: null })).toMatchObject({ reason: 'up_to_date' });
@@ -626,7 +674,14 @@ describe('the updater’s own log', () => {
     await check({ logger });
     const text = lines.lines.join('\n');
     expect(text).toMatch(/INFO \[update-check\] Found version 1\.2\.0/);
-    expect(text).toMatch(/DEBUG \[update-check\] updater cache dir: .*update-check$/m);
+    // electron-updater works in a folder of the check's own inside DIR, which is gone after.
+    const escaped = dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(text).toMatch(
+      new RegExp(
+        `DEBUG \\[update-check\\] updater cache dir: ${escaped}/\\.reportdesk-update-check-[^/]+/update-check$`,
+        'm',
+      ),
+    );
     expect(text).toMatch(
       /INFO \[update-check\] New version 1\.2\.0 has been downloaded to .*update-check\/pending\//,
     );
@@ -643,5 +698,136 @@ describe('the updater’s own log', () => {
     expect(lines.lines.join('\n')).toMatch(
       /WARN \[update-check\] sha512 checksum mismatch after full download/,
     );
+  });
+});
+
+describe('over https', () => {
+  let certDir: string;
+  let tlsFiles: { key: string; cert: string };
+  const defaultCertificates = getCACertificates('default');
+  beforeAll(() => {
+    // A certificate for 127.0.0.1 made for this run; the process trusts it only while this runs.
+    certDir = mkdtempSync(join(tmpdir(), 'reportdesk-feed-tls-'));
+    const made = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ]);
+    expect(made.status, made.stderr?.toString()).toBe(0);
+    tlsFiles = {
+      key: readFileSync(join(certDir, 'key.pem'), 'utf8'),
+      cert: readFileSync(join(certDir, 'cert.pem'), 'utf8'),
+    };
+  });
+  afterAll(() => {
+    setDefaultCACertificates(defaultCertificates);
+    rmSync(certDir, { recursive: true, force: true });
+  });
+
+  it('checks, downloads and verifies from an https feed; one with a certificate nobody trusts cannot be read', async () => {
+    const secure = await startUpdateFeed({ tls: tlsFiles });
+    try {
+      const { fileName } = publishRelease(secure, keys, { version: '1.2.0' });
+      setDefaultCACertificates(defaultCertificates);
+      expect(await check({ feed: secure.url })).toMatchObject({
+        reason: 'feed_unreachable',
+        outcome: 'feed',
+      });
+      setDefaultCACertificates([...defaultCertificates, tlsFiles.cert]);
+      expect(await check({ feed: secure.url })).toMatchObject({
+        available: true,
+        downloaded: true,
+        verified: true,
+      });
+      expect(await readdir(dir)).toEqual([fileName]);
+    } finally {
+      await secure.stop();
+    }
+  });
+});
+
+describe('the request door, directly', () => {
+  it('passes Range (differential downloads) and drops everything else a caller adds', async () => {
+    feed.put('x.bin', 'abcdefghij');
+    const executor = new FeedHttpExecutor();
+    const url = new URL(`${feed.url}x.bin`);
+    const body = await executor.request({
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      headers: {
+        Range: 'bytes=0-3',
+        Authorization: 'Bearer k',
+        'X-User-Staging-Id': 'id',
+        Accept: 'text/plain',
+      },
+    });
+    expect(body).toBe('abcdefghij');
+    expect(feed.requests.at(-1)?.headers).toMatchObject({ range: 'bytes=0-3', accept: 'text/plain' });
+    expect(Object.keys(feed.requests.at(-1)!.headers)).not.toContain('authorization');
+    expect(Object.keys(feed.requests.at(-1)!.headers)).not.toContain('x-user-staging-id');
+  });
+
+  it('asks manifests and downloads with Accept: */*', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    await check();
+    expect(feed.requests.map((request) => [request.path, request.headers.accept])).toEqual([
+      ['/updates/latest-linux.yml', '*/*'],
+      ['/updates/latest-linux.yml.sig', '*/*'],
+      [`/updates/${fileName}`, '*/*'],
+    ]);
+  });
+
+  it('takes the body of a 2xx even with a Location header, and does not follow a 400 with one', async () => {
+    const { manifest } = publishRelease(feed, keys, { version: '1.2.0' });
+    const other = publishRelease(feed, keys, { version: '1.3.0', channel: 'other' }).manifest;
+    feed.put('/elsewhere/latest-linux.yml', other);
+    feed.put('latest-linux.yml', {
+      status: 200,
+      headers: { Location: '/elsewhere/latest-linux.yml' },
+      body: manifest,
+    });
+    expect(await check({ downloadDir: null })).toMatchObject({ available: true, version: '1.2.0' });
+    feed.put('latest-linux.yml', {
+      status: 400,
+      headers: { Location: '/elsewhere/latest-linux.yml' },
+      body: '',
+    });
+    expect(await check({ downloadDir: null })).toMatchObject({ reason: 'feed_not_found' });
+  });
+
+  it('an HTML page known by its type alone is not a manifest', async () => {
+    feed.put('latest-linux.yml', { contentType: 'text/html', body: 'Sorry, this page has moved.' });
+    expect(await check({ downloadDir: null })).toMatchObject({ reason: 'feed_not_manifest' });
+    expect(feed.asked('latest-linux.yml.sig')).toEqual([]);
+  });
+
+  it('a manifest of exactly the largest size is read; one byte more is not', async () => {
+    const { manifest } = publishRelease(feed, keys, { version: '1.2.0' });
+    const padding = MAX_MANIFEST_BYTES - Buffer.byteLength(manifest) - 2;
+    const largest = `${manifest}#${'x'.repeat(padding)}\n`;
+    expect(Buffer.byteLength(largest)).toBe(MAX_MANIFEST_BYTES);
+    feed.put('latest-linux.yml', largest);
+    feed.put('latest-linux.yml.sig', signManifest(Buffer.from(largest), keys.privateKey));
+    expect(await check({ downloadDir: null })).toMatchObject({ available: true });
+    const tooLarge = `${manifest}#${'x'.repeat(padding + 1)}\n`;
+    feed.put('latest-linux.yml', tooLarge);
+    feed.put('latest-linux.yml.sig', signManifest(Buffer.from(tooLarge), keys.privateKey));
+    expect(await check({ downloadDir: null })).toMatchObject({ reason: 'feed_not_manifest' });
   });
 });

@@ -24,7 +24,6 @@ import {
   configureRequestUrl,
   HttpExecutor,
   safeGetHeader,
-  type CancellationToken,
   type DownloadOptions,
 } from 'builder-util-runtime';
 import { checkFeedUrl } from './feedUrl';
@@ -82,8 +81,9 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
   }
 
   createRequest(options: RequestOptions, callback: (response: IncomingMessage) => void): FeedRequest {
-    // configureRequestUrl always sets them; anything missing makes an address checkFeedUrl refuses.
-    const target = `${options.protocol}//${options.hostname}${options.port ? `:${options.port}` : ''}${options.path}`;
+    // The rules look at the scheme, the host and credentials (never in these options), not the
+    // port. configureRequestUrl always sets both; a missing one makes an address that is refused.
+    const target = `${options.protocol}//${options.hostname}${options.path}`;
     if (!checkFeedUrl(target).ok) return refusedRequest(new UpdateFailure('insecure_feed'));
     const safe: RequestOptions & { redirect?: string } = {
       ...options,
@@ -129,21 +129,21 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
    * through createRequest, at most HttpExecutor's ten; the whole takes at most
    * FEED_REQUEST_TIMEOUT_MS.
    */
-  fetchFile(url: URL, cancellationToken: CancellationToken, maxBytes: number): Promise<FetchedFile> {
-    return cancellationToken.createPromise<FetchedFile>((resolve, reject, onCancel) => {
-      let current: FeedRequest | null = null;
+  fetchFile(url: URL, maxBytes: number): Promise<FetchedFile> {
+    return new Promise<FetchedFile>((resolveFile, rejectFile) => {
+      let abortCurrent = () => {};
       const deadline = setTimeout(() => {
-        current?.abort();
-        reject(new Error('Request timed out'));
+        abortCurrent();
+        rejectFile(new Error('Request timed out'));
       }, FEED_REQUEST_TIMEOUT_MS);
-      const settle =
-        <T>(done: (value: T) => void) =>
-        (value: T) => {
-          clearTimeout(deadline);
-          done(value);
-        };
-      resolve = settle(resolve);
-      reject = settle(reject);
+      const resolve = (file: FetchedFile) => {
+        clearTimeout(deadline);
+        resolveFile(file);
+      };
+      const reject = (error: Error) => {
+        clearTimeout(deadline);
+        rejectFile(error);
+      };
       const ask = (requestOptions: RequestOptions, redirectCount: number) => {
         const request = this.createRequest(requestOptions, (response) => {
           const status = Number(response.statusCode);
@@ -175,15 +175,11 @@ export class FeedHttpExecutor extends HttpExecutor<FeedRequest> {
           });
           response.on('end', () => finish(true));
         });
-        current = request;
+        abortCurrent = () => request.abort();
         this.addErrorAndTimeoutHandlers(request, reject, FEED_REQUEST_TIMEOUT_MS);
         this.addRedirectHandlers(request, requestOptions, reject, redirectCount, (next) =>
           ask(next, redirectCount + 1),
         );
-        onCancel(() => {
-          clearTimeout(deadline);
-          request.abort();
-        });
         request.end();
       };
       const first: RequestOptions = { headers: { accept: '*/*' } };

@@ -11,10 +11,12 @@ export type FeedUrlProblem = 'not_a_url' | 'insecure' | 'credentials';
 
 export type FeedUrlCheck = { ok: true; url: URL } | { ok: false; problem: FeedUrlProblem };
 
-export function checkFeedUrl(text: string): FeedUrlCheck {
+/** `text` as it is, or (a manifest's file address) resolved against `base`. */
+export function checkFeedUrl(text: string, base?: URL): FeedUrlCheck {
   let url: URL;
   try {
-    url = new URL(text.trim());
+    // WHATWG URL drops surrounding spaces itself.
+    url = new URL(text, base);
   } catch {
     return { ok: false, problem: 'not_a_url' };
   }

@@ -10,7 +10,7 @@
  * Used through `setFeedURL({ provider: 'custom', updateProvider: SignedFeedProvider, … })`.
  */
 import type { KeyObject } from 'node:crypto';
-import { CancellationToken, type CustomPublishOptions, type UpdateInfo } from 'builder-util-runtime';
+import type { CustomPublishOptions, UpdateInfo } from 'builder-util-runtime';
 import type { AppUpdater } from 'electron-updater';
 import type { ResolvedUpdateFileInfo } from 'electron-updater/out/types.js';
 import {
@@ -66,8 +66,7 @@ export class SignedFeedProvider extends Provider<UpdateInfo> {
     // Without our executor nothing would hold requests to the feed's rules: refuse.
     if (!(executor instanceof FeedHttpExecutor)) throw new UpdateFailure('insecure_feed');
     const manifestUrl = this.fresh(new URL(this.manifestName, this.baseUrl));
-    const token = new CancellationToken();
-    const fetch = (url: URL, maxBytes: number) => executor.fetchFile(url, token, maxBytes);
+    const fetch = (url: URL, maxBytes: number) => executor.fetchFile(url, maxBytes);
 
     const manifest = await fetch(manifestUrl, MAX_MANIFEST_BYTES);
     refuseUnreadable(manifest, 'feed_not_found');
@@ -113,7 +112,7 @@ export class SignedFeedProvider extends Provider<UpdateInfo> {
       }
       const where = file.url ?? file.path;
       if (typeof where !== 'string') throw new UpdateFailure('feed_not_manifest');
-      if (!checkFeedUrl(resolvedHref(where, this.baseUrl)).ok) throw new UpdateFailure('insecure_feed');
+      if (!checkFeedUrl(where, this.baseUrl).ok) throw new UpdateFailure('insecure_feed');
     }
   }
 
@@ -122,15 +121,6 @@ export class SignedFeedProvider extends Provider<UpdateInfo> {
     if (this.baseUrl.search !== '') url.search = this.baseUrl.search;
     else url.search = `noCache=${Date.now().toString(32)}`;
     return url;
-  }
-}
-
-/** A file's address as electron-updater resolves it against the feed ('' when it is not one). */
-function resolvedHref(where: string, base: URL): string {
-  try {
-    return new URL(where, base).href;
-  } catch {
-    return '';
   }
 }
 

@@ -33,10 +33,16 @@ export interface UpdateCheckOptions {
 /**
  * Why there is nothing (more) to report: none when a newer version was found (and downloaded);
  * `up_to_date`; `staged_rollout` (newer, but this check is outside its stagingPercentage share);
- * a failure; or a problem with the options (`not_a_url`, `invalid_version`).
+ * `unsupported_system` (newer, but for a newer operating system: minimumSystemVersion); a
+ * failure; or a problem with the options (`not_a_url`, `invalid_version`).
  */
 export type UpdateCheckReason =
-  'up_to_date' | 'staged_rollout' | 'not_a_url' | 'invalid_version' | UpdateFailureReason;
+  | 'up_to_date'
+  | 'staged_rollout'
+  | 'unsupported_system'
+  | 'not_a_url'
+  | 'invalid_version'
+  | UpdateFailureReason;
 
 /**
  * What the command prints as JSON, and how it ends: `checked` (0); `usage` (2: the options, or
@@ -90,7 +96,11 @@ export async function runUpdateCheck(options: UpdateCheckOptions): Promise<Updat
     await writeFile(configFile, 'updaterCacheDirName: update-check\n');
     let updater: DownloadOnlyUpdater;
     try {
-      updater = new DownloadOnlyUpdater(checkAdapter(options.currentVersion, workDir, configFile));
+      // A check installs nothing: the file is handed to the caller in DIR.
+      updater = new DownloadOnlyUpdater(
+        checkAdapter(options.currentVersion, workDir, configFile),
+        () => false,
+      );
     } catch {
       return badUsage('invalid_version');
     }
@@ -109,10 +119,10 @@ export async function runUpdateCheck(options: UpdateCheckOptions): Promise<Updat
       info = result!.updateInfo;
       available = result!.isUpdateAvailable;
     } catch (thrown) {
-      return failed(updateFailureReason(thrown, 'check'));
+      return failed(updateFailureReason(thrown, 'feed_unreachable'));
     }
     if (!available) {
-      const report = failed(heldBack(info, updater) ? 'staged_rollout' : 'up_to_date', info.version);
+      const report = failed(notOfferedReason(info, updater), info.version);
       return { ...report, verified: true, outcome: 'checked' };
     }
     const found: UpdateCheckReport = {
@@ -129,19 +139,23 @@ export async function runUpdateCheck(options: UpdateCheckOptions): Promise<Updat
     try {
       [downloaded] = await updater.downloadUpdate();
     } catch (thrown) {
-      return failed(updateFailureReason(thrown, 'download'), info.version);
+      return failed(updateFailureReason(thrown, 'download_failed'), info.version);
     }
     const file = join(options.downloadDir, basename(downloaded));
     await rename(downloaded, file);
     return { ...found, downloaded: true, file };
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true });
   }
 }
 
-/** A newer version that electron-updater did not offer only because of its staged rollout. */
-function heldBack(info: UpdateInfo, updater: DownloadOnlyUpdater): boolean {
-  return info.stagingPercentage != null && updater.currentVersion.compare(info.version) < 0;
+/**
+ * Why electron-updater did not offer the manifest's version: not newer; or newer, but this
+ * system is older than its `minimumSystemVersion`, or this check fell outside its staged rollout.
+ */
+function notOfferedReason(info: UpdateInfo, updater: DownloadOnlyUpdater): UpdateCheckReason {
+  if (updater.currentVersion.compare(info.version) >= 0) return 'up_to_date';
+  return updater.isUpdateSupported(info) ? 'staged_rollout' : 'unsupported_system';
 }
 
 /** electron-updater's app adapter for an install of `version` that lives in `workDir` only. */

@@ -202,7 +202,7 @@ export class UpdateController implements UpdatesService {
       }
       info = result.updateInfo;
     } catch (thrown) {
-      this.settle(this.failed(thrown, 'check'));
+      this.settle(this.failed(thrown, 'feed_unreachable'));
       return;
     }
     if (this.ready?.version === info.version) {
@@ -220,7 +220,7 @@ export class UpdateController implements UpdatesService {
     try {
       await updater.downloadUpdate(token);
     } catch (thrown) {
-      this.settle(this.failed(thrown, 'download'));
+      this.settle(this.failed(thrown, 'download_failed'));
       return;
     } finally {
       this.timers.clearTimeout(limit);
@@ -238,10 +238,9 @@ export class UpdateController implements UpdatesService {
     this.changed();
   }
 
-  private failed(thrown: unknown, stage: 'check' | 'download'): UpdateFailureReason {
-    const reason = updateFailureReason(thrown, stage);
+  private failed(thrown: unknown, otherwise: 'feed_unreachable' | 'download_failed'): UpdateFailureReason {
+    const reason = updateFailureReason(thrown, otherwise);
     this.options.logger.warn('The update could not be checked or downloaded', {
-      stage,
       reason,
       error: thrown instanceof Error ? thrown.message.slice(0, 500) : String(thrown),
     });

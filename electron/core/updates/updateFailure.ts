@@ -20,13 +20,19 @@ const NOT_A_MANIFEST_CODES = new Set([
   'ERR_UPDATER_NO_CHECKSUM',
 ]);
 
-/** The reason for anything a check (`stage: 'check'`) or a download threw. */
-export function updateFailureReason(thrown: unknown, stage: 'check' | 'download'): UpdateFailureReason {
+/**
+ * The reason for anything a check or a download threw; `otherwise` (a feed that cannot be
+ * reached, a download that failed) for what is none of ours nor a known electron-updater code.
+ */
+export function updateFailureReason(
+  thrown: unknown,
+  otherwise: 'feed_unreachable' | 'download_failed',
+): UpdateFailureReason {
   if (thrown instanceof UpdateFailure) return thrown.reason;
   const code = (thrown as { code?: unknown } | null)?.code;
-  const message = thrown instanceof Error ? thrown.message : '';
   // DigestTransform's sha512 mismatch, or the X-Checksum-Sha2 header disagreeing with the manifest.
-  if (code === 'ERR_CHECKSUM_MISMATCH' || /checksum mismatch/i.test(message)) return 'checksum_mismatch';
-  if (typeof code === 'string' && NOT_A_MANIFEST_CODES.has(code)) return 'feed_not_manifest';
-  return stage === 'check' ? 'feed_unreachable' : 'download_failed';
+  if (code === 'ERR_CHECKSUM_MISMATCH' || /checksum mismatch/i.test(String(thrown)))
+    return 'checksum_mismatch';
+  if (NOT_A_MANIFEST_CODES.has(code as string)) return 'feed_not_manifest';
+  return otherwise;
 }

@@ -135,7 +135,8 @@ export function installerFileFor(platform: NodeJS.Platform): { extension: string
 export class DownloadOnlyUpdater extends BaseUpdater {
   constructor(
     app: AppAdapter,
-    private readonly onInstall: (file: string) => boolean = () => false,
+    /** Takes the downloaded, verified file; answers whether it was installed. */
+    private readonly onInstall: (file: string) => boolean,
     private readonly file = installerFileFor(process.platform),
   ) {
     super(null, app);
@@ -162,7 +163,7 @@ export class DownloadOnlyUpdater extends BaseUpdater {
   }
 
   /** BaseUpdater's, without the `require('electron')` it makes to tell Squirrel.Mac. */
-  override quitAndInstall(isSilent = false, isForceRunAfter = false): void {
+  override quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void {
     if (this.install(isSilent, isForceRunAfter)) this.app.quit();
     else this.quitAndInstallCalled = false;
   }

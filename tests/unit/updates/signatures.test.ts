@@ -85,6 +85,7 @@ describe('keys', () => {
       problemOf(() => privateKeyFromPem('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n')),
     ).toBe('unreadable');
     expect(new ReleaseKeyError('unreadable').message).toBe('release key: unreadable');
+    expect(new ReleaseKeyError('unreadable').name).toBe('ReleaseKeyError');
   });
 
   it('the app embeds one or two Ed25519 public keys, and no private key', () => {

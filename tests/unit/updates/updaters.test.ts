@@ -56,7 +56,7 @@ describe('createUpdater', () => {
 
 describe('useSignedFeed', () => {
   it('downloads only when asked, never through a web installer, never to an older version', () => {
-    const updater = useSignedFeed(new DownloadOnlyUpdater(adapter()), {
+    const updater = useSignedFeed(new DownloadOnlyUpdater(adapter(), () => false), {
       feedUrl: 'https://updates.example.org/rd/',
       channel: 'beta',
       publicKeys: [generateKeyPairSync('ed25519').publicKey],
