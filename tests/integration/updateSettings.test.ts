@@ -3,10 +3,20 @@
  * 0600 writes, read-modify-write under update-settings.lock, held by real processes here.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppFailure } from '../../shared/errors';
 import { createLogger, memorySink } from '../../electron/core/log';
 import {
@@ -15,6 +25,8 @@ import {
   UPDATE_SETTINGS_LOCK_FILE,
   UpdateSettingsStore,
 } from '../../electron/core/updates/updateSettings';
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let dataDir: string;
 beforeEach(() => {
@@ -68,8 +80,79 @@ describe('the settings', () => {
     expect(one.read()).toEqual({ automatic: false, channel: 'beta', lastCheckedAt: null });
     expect(statSync(settingsFile()).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, UPDATE_SETTINGS_LOCK_FILE)).mode & 0o777).toBe(0o600);
+    // A file that was read fine is never moved aside.
+    expect(readdirSync(dataDir).sort()).toEqual([UPDATE_SETTINGS_FILE, UPDATE_SETTINGS_LOCK_FILE]);
     one.close();
     two.close();
+  });
+
+  it('let go of the lock file when closed', () => {
+    const lockFile = join(dataDir, UPDATE_SETTINGS_LOCK_FILE);
+    const heldOpen = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(join('/proc/self/fd', fd)) === lockFile;
+        } catch {
+          return false;
+        }
+      }).length;
+    const store = new UpdateSettingsStore(dataDir);
+    store.change({ automatic: false });
+    expect(heldOpen()).toBe(1);
+    store.close();
+    expect(heldOpen()).toBe(0);
+  });
+
+  it('a settings path that is a folder is unreadable: moved aside whole at the next change', () => {
+    const lines = memorySink();
+    mkdirSync(settingsFile());
+    writeFileSync(join(settingsFile(), 'note.txt'), 'keep me');
+    const store = new UpdateSettingsStore(dataDir, { logger: createLogger('t', lines) });
+    expect(store.read()).toEqual({ automatic: true, channel: 'latest', lastCheckedAt: null });
+    expect(store.change({ automatic: false })).toEqual({
+      automatic: false,
+      channel: 'latest',
+      lastCheckedAt: null,
+    });
+    const aside = readdirSync(dataDir).find((name) =>
+      name.startsWith(`${UPDATE_SETTINGS_FILE}.unreadable-`),
+    )!;
+    expect(readFileSync(join(dataDir, aside, 'note.txt'), 'utf8')).toBe('keep me');
+    expect(lines.lines[0]).toMatch(
+      new RegExp(
+        `WARN \\[t:update-settings\\] The update settings could not be read; using the defaults\\. \\{"file":"${settingsFile()}"\\}$`,
+      ),
+    );
+    store.close();
+  });
+
+  it('a file that cannot be moved aside makes the change fail, naming the file; nothing is lost', () => {
+    const lines = memorySink();
+    writeFileSync(settingsFile(), 'not json');
+    // Where the unreadable file would go, a folder is in the way (the time is fixed to find it).
+    const now = vi.spyOn(Date, 'now').mockReturnValue(12345);
+    mkdirSync(`${settingsFile()}.unreadable-12345`);
+    writeFileSync(join(`${settingsFile()}.unreadable-12345`, 'x'), 'x');
+    const store = new UpdateSettingsStore(dataDir, { logger: createLogger('t', lines) });
+    try {
+      let failure: AppFailure | null = null;
+      try {
+        store.change({ automatic: false });
+      } catch (thrown) {
+        failure = thrown as AppFailure;
+      }
+      expect(failure?.error.kind).toBe('internal');
+      expect(failure?.error.message).toBe(
+        `The update settings could not be saved to ${settingsFile()} (EISDIR). Check that the disk has space and the folder is writable, then try again.`,
+      );
+      expect(readFileSync(settingsFile(), 'utf8')).toBe('not json');
+      expect(lines.lines.at(-1)).toMatch(
+        /ERROR \[t:update-settings\] Saving the update settings failed\. \{"code":"EISDIR"\}$/,
+      );
+    } finally {
+      now.mockRestore();
+      store.close();
+    }
   });
 
   it('an unreadable file is moved aside at the next change, never lost; until then the defaults hold', () => {
@@ -99,7 +182,8 @@ describe('the settings', () => {
     // A data dir under a regular file cannot be made (ENOTDIR), whoever runs the test.
     const blocker = join(dataDir, 'blocker');
     writeFileSync(blocker, '');
-    const blocked = new UpdateSettingsStore(join(blocker, 'data'));
+    const lines = memorySink();
+    const blocked = new UpdateSettingsStore(join(blocker, 'data'), { logger: createLogger('t', lines) });
     let failure: AppFailure | null = null;
     try {
       blocked.change({ automatic: true });
@@ -112,6 +196,11 @@ describe('the settings', () => {
       `The update settings could not be saved to ${join(blocker, 'data', UPDATE_SETTINGS_FILE)} (ENOTDIR). Check that the disk has space and the folder is writable, then try again.`,
     );
     expect(readFileSync(settingsFile(), 'utf8')).toBe(before);
+    expect(lines.lines).toEqual([
+      expect.stringMatching(
+        /ERROR \[t:update-settings\] Saving the update settings failed\. \{"code":"ENOTDIR"\}$/,
+      ),
+    ]);
     store.close();
     blocked.close();
   });
@@ -163,7 +252,7 @@ describe('the staging id', () => {
   it('is made once, as a bare UUID electron-updater can read, 0600, and kept', () => {
     const store = new UpdateSettingsStore(dataDir);
     const id = store.ensureStagingId();
-    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(id).toMatch(UUID_TEXT);
     const file = join(dataDir, STAGING_ID_FILE);
     expect(readFileSync(file, 'utf8')).toBe(id);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -177,11 +266,35 @@ describe('the staging id', () => {
     writeFileSync(file, 'hello\n');
     const store = new UpdateSettingsStore(dataDir);
     const id = store.ensureStagingId();
-    expect(id).not.toBe('hello');
+    expect(id).toMatch(UUID_TEXT);
     expect(readFileSync(file, 'utf8')).toBe(id);
-    writeFileSync(file, `${id}\n`);
-    expect(store.ensureStagingId()).not.toBe(id);
-    expect(existsSync(file)).toBe(true);
+    // With anything before or after it, it is not one either (electron-updater checks it whole).
+    for (const text of [`${id}\n`, `x${id}`]) {
+      writeFileSync(file, text);
+      const made = store.ensureStagingId();
+      expect(made, JSON.stringify(text)).toMatch(UUID_TEXT);
+      expect(made).not.toBe(id);
+      expect(readFileSync(file, 'utf8')).toBe(made);
+    }
+    store.close();
+  });
+
+  it('replaces one it cannot read, and says so when it cannot write one', () => {
+    const file = join(dataDir, STAGING_ID_FILE);
+    mkdirSync(file);
+    writeFileSync(join(file, 'x'), 'x');
+    const store = new UpdateSettingsStore(dataDir);
+    let failure: AppFailure | null = null;
+    try {
+      store.ensureStagingId();
+    } catch (thrown) {
+      failure = thrown as AppFailure;
+    }
+    expect(failure?.error.kind).toBe('internal');
+    expect(existsSync(join(file, 'x'))).toBe(true);
+    rmSync(file, { recursive: true });
+    writeFileSync(file, '');
+    expect(store.ensureStagingId()).toMatch(UUID_TEXT);
     store.close();
   });
 });

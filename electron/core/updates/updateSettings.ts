@@ -88,7 +88,7 @@ export class UpdateSettingsStore {
       } catch {
         // Unreadable: a new id replaces it (it only places this install in a rollout).
       }
-      if (existing !== null && UUID.test(existing)) return existing;
+      if (UUID.test(`${existing}`)) return existing as string;
       const id = randomUUID();
       try {
         // No newline: electron-updater checks the file's whole text as a UUID.
@@ -105,20 +105,19 @@ export class UpdateSettingsStore {
   }
 
   private readFile(): Read {
-    let parsed: ReturnType<typeof SettingsSchema.safeParse> | null;
     try {
       const text = readText(this.file);
       if (text === null) return { settings: { ...DEFAULT_UPDATE_SETTINGS }, unreadable: false };
-      parsed = SettingsSchema.safeParse(JSON.parse(text));
+      const parsed = SettingsSchema.safeParse(JSON.parse(text));
+      if (parsed.success) {
+        const { version: _version, ...settings } = parsed.data;
+        return { settings, unreadable: false };
+      }
     } catch {
-      parsed = null;
+      // Not JSON, or not a file that can be read: unreadable, as below.
     }
-    if (!parsed?.success) {
-      this.logger.warn('The update settings could not be read; using the defaults.', { file: this.file });
-      return { settings: { ...DEFAULT_UPDATE_SETTINGS }, unreadable: true };
-    }
-    const { version: _version, ...settings } = parsed.data;
-    return { settings, unreadable: false };
+    this.logger.warn('The update settings could not be read; using the defaults.', { file: this.file });
+    return { settings: { ...DEFAULT_UPDATE_SETTINGS }, unreadable: true };
   }
 
   private failure(error: unknown): AppFailure {
