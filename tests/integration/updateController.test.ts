@@ -62,6 +62,8 @@ let resources: string;
 let timers: ManualTimers;
 let events: UpdateStatus[];
 let installs: string[];
+let installedHow: { isSilent: boolean; isForceRunAfter: boolean }[];
+let updater: DownloadOnlyUpdater | null;
 let quits: number;
 let running: RunningWork[];
 let cancels: number;
@@ -83,6 +85,8 @@ beforeEach(async () => {
   timers = new ManualTimers();
   events = [];
   installs = [];
+  installedHow = [];
+  updater = null;
   quits = 0;
   running = [];
   cancels = 0;
@@ -119,10 +123,11 @@ function start(overrides: Partial<AppUpdatesOptions> = {}): UpdatesService {
     transport: undefined as never,
     publicKeys: [keys.publicPem],
     createUpdater: (_kind, adapter) =>
-      new DownloadOnlyUpdater(adapter, (file) => {
+      (updater = new DownloadOnlyUpdater(adapter, (file, how) => {
         installs.push(file);
+        installedHow.push(how);
         return installWorks;
-      }),
+      })),
     work: { running: () => running, cancel: () => void cancels++ },
     onChange: (status) => events.push(status),
     logger: silentLogger,
@@ -512,5 +517,213 @@ describe('release notes', () => {
     start();
     await service!.check();
     expect(service!.status().update?.releaseNotes).toBe('<b>Bold</b> claim red\nLine two');
+  });
+});
+
+describe('the numbers the issue sets', () => {
+  it('10 s after start, every 6 hours; a restart looks again every second; a download gets 2 hours', () => {
+    expect(FIRST_CHECK_DELAY_MS).toBe(10 * 1000);
+    expect(CHECK_INTERVAL_MS).toBe(6 * 60 * 60 * 1000);
+    expect(RESTART_POLL_MS).toBe(1000);
+    expect(DOWNLOAD_LIMIT_MS).toBe(2 * 60 * 60 * 1000);
+  });
+});
+
+describe('with the real clock and timers (the app’s defaults)', () => {
+  it('schedules the first check with setTimeout, clears it when turned off, and stamps the check with the time', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-12-01T08:00:00.000Z'));
+      publishRelease(feed, keys, { version: '1.0.0' });
+      start({ timers: undefined, now: undefined });
+      expect(vi.getTimerCount()).toBe(1);
+      service!.setPreferences({ automatic: false });
+      expect(vi.getTimerCount()).toBe(0);
+      service!.setPreferences({ automatic: true });
+      vi.advanceTimersByTime(FIRST_CHECK_DELAY_MS - 1);
+      expect(feed.requests).toEqual([]);
+      vi.advanceTimersByTime(1);
+      const status = await service!.check();
+      expect(feed.asked('latest-linux.yml')).toHaveLength(1);
+      expect(status.lastCheckedAt).toBe('2026-12-01T08:00:10.000Z');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('more of what the controller promises', () => {
+  it('reports the download’s progress, as electron-updater reports it', async () => {
+    const { fileName } = publishRelease(feed, keys, { version: '1.2.0' });
+    const content = manifestFor({ version: '1.2.0' }).content;
+    feed.put(fileName, { body: content, headers: { 'Content-Length': String(content.length) } });
+    start();
+    await service!.check();
+    expect(events.map((status) => [status.phase, status.downloadPercent])).toEqual([
+      ['checking', null],
+      ['downloading', 0],
+      ['downloading', 100],
+      ['ready', null],
+    ]);
+  });
+
+  it('a check that finds the version already downloaded downloads nothing and says nothing about downloading', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start();
+    await service!.check();
+    events = [];
+    await service!.check();
+    expect(events.map((status) => status.phase)).toEqual(['ready', 'ready']);
+  });
+
+  it('does nothing to restart or quit without a downloaded update: no event, no error', async () => {
+    const lines = memorySink();
+    publishRelease(feed, keys, { version: '1.0.0' });
+    start({ logger: createLogger('main', lines) });
+    await service!.check();
+    const before = service!.status();
+    events = [];
+    expect(service!.restart()).toEqual(before);
+    expect(service!.cancelRestart()).toEqual(before);
+    service!.beforeQuit();
+    expect(events).toEqual([]);
+    expect(lines.lines.filter((line) => / (ERROR|WARN) /.test(line))).toEqual([]);
+    expect([installs, quits]).toEqual([[], 0]);
+  });
+
+  it('installs silently on quit, and on restart starts the new version; says so in the log', async () => {
+    const lines = memorySink();
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start({ logger: createLogger('main', lines) });
+    await service!.check();
+    expect(lines.lines.join('\n')).toMatch(
+      /INFO \[main\] An update is downloaded and verified \{"version":"1\.2\.0"\}/,
+    );
+    service!.beforeQuit();
+    expect(installedHow).toEqual([{ isSilent: true, isForceRunAfter: false }]);
+    expect(lines.lines.join('\n')).toMatch(
+      /INFO \[main\] Installing the downloaded update as the app quits \{"version":"1\.2\.0"\}$/m,
+    );
+    service!.close();
+    installs = [];
+    installedHow = [];
+    start();
+    await service!.check();
+    const listeners = updater!.listenerCount('error');
+    service!.restart();
+    expect(installedHow).toEqual([{ isSilent: false, isForceRunAfter: true }]);
+    // The listener that catches a failed install is taken off again.
+    expect(updater!.listenerCount('error')).toBe(listeners);
+  });
+
+  it('a check asked for while installing asks nothing', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start();
+    await service!.check();
+    service!.restart();
+    const asked = feed.requests.length;
+    expect((await service!.check()).phase).toBe('installing');
+    expect(feed.requests).toHaveLength(asked);
+  });
+
+  it('says in the log when the feed no longer offers the downloaded update', async () => {
+    const lines = memorySink();
+    publishRelease(feed, keys, { version: '1.2.0' });
+    start({ logger: createLogger('main', lines) });
+    await service!.check();
+    publishRelease(feed, keys, { version: '1.0.0' });
+    await service!.check();
+    expect(lines.lines.join('\n')).toMatch(
+      /INFO \[main\] The feed no longer offers the downloaded update \{"version":"1\.2\.0"\}/,
+    );
+  });
+
+  it('a feed that is down is "unreachable", and the logged error is kept short', async () => {
+    const lines = memorySink();
+    await feed.stop();
+    start({ logger: createLogger('main', lines) });
+    expect((await service!.check()).failure).toBe('feed_unreachable');
+    feed = await startUpdateFeed();
+    writeFileSync(
+      join(resources, 'app-update.yml'),
+      `provider: generic\nurl: ${feed.url}\nupdaterCacheDirName: u\n`,
+    );
+    service!.close();
+    // A signed text that is not YAML: electron-updater's error quotes all of it.
+    const text = `version: [${'x'.repeat(3000)}`;
+    feed.put('latest-linux.yml', text);
+    feed.put(
+      'latest-linux.yml.sig',
+      (await import('../../electron/core/updates/signatures')).signManifest(
+        Buffer.from(text),
+        keys.privateKey,
+      ),
+    );
+    start({ logger: createLogger('main', lines) });
+    expect((await service!.check()).failure).toBe('feed_not_manifest');
+    const logged = JSON.parse(lines.lines.at(-1)!.replace(/^.*? \{/, '{')) as { error: string };
+    expect(logged.error).toHaveLength(500);
+  });
+
+  it('turning automatic checks on again, or saying it again, moves no timer; a new channel checks 10 s later', () => {
+    start();
+    const first = timers.pending[0].id;
+    service!.setPreferences({ automatic: true });
+    expect(timers.pending.map((timer) => timer.id)).toEqual([first]);
+    service!.setPreferences({ channel: 'beta' });
+    expect(timers.pending).toHaveLength(1);
+    expect(timers.pending[0].id).not.toBe(first);
+    expect(timers.delays()).toEqual([FIRST_CHECK_DELAY_MS]);
+    service!.setPreferences({ automatic: false });
+    service!.setPreferences({ channel: 'latest' });
+    expect(timers.pending).toEqual([]);
+  });
+
+  it('stopping a wait that is not there changes nothing', async () => {
+    start();
+    events = [];
+    service!.cancelRestart();
+    expect(events).toEqual([]);
+  });
+
+  it('once closed: no more events, no more timers, even when a check ends afterwards', async () => {
+    publishRelease(feed, keys, { version: '1.0.0' });
+    start();
+    const checked = service!.check();
+    service!.close();
+    const after = events.length;
+    await checked;
+    expect(events).toHaveLength(after);
+    expect(timers.pending).toEqual([]);
+    service = null;
+  });
+
+  it('when the last-checked time cannot be saved, it is still shown for this session', async () => {
+    publishRelease(feed, keys, { version: '1.0.0' });
+    start();
+    // The settings file becomes unreadable, and where it would be moved aside a folder is in the way.
+    writeFileSync(join(dataDir, UPDATE_SETTINGS_FILE), 'not json');
+    const now = vi.spyOn(Date, 'now').mockReturnValue(4242);
+    mkdirSync(join(dataDir, `${UPDATE_SETTINGS_FILE}.unreadable-4242`));
+    writeFileSync(join(dataDir, `${UPDATE_SETTINGS_FILE}.unreadable-4242`, 'x'), 'x');
+    try {
+      const status = await service!.check();
+      expect(status).toMatchObject({ failure: null, lastCheckedAt: '2026-11-25T12:00:00.000Z' });
+      expect(readFileSync(join(dataDir, UPDATE_SETTINGS_FILE), 'utf8')).toBe('not json');
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('an updater that throws while installing is an install failure, not a stuck restart', async () => {
+    publishRelease(feed, keys, { version: '1.2.0' });
+    class Throwing extends DownloadOnlyUpdater {
+      override quitAndInstall(): void {
+        throw new Error('no installer here');
+      }
+    }
+    start({ createUpdater: (_kind, adapter) => new Throwing(adapter, () => true) });
+    await service!.check();
+    expect(service!.restart()).toMatchObject({ phase: 'ready', failure: 'install_failed' });
   });
 });

@@ -10,7 +10,7 @@
  *   changes run (or cancels the first two when asked); otherwise the update is installed when
  *   the app quits (beforeQuit), except for deb and rpm, whose install asks for the administrator.
  */
-import { BaseUpdater, type AppUpdater } from 'electron-updater';
+import type { AppUpdater, BaseUpdater } from 'electron-updater';
 import { CancellationToken, type UpdateInfo } from 'builder-util-runtime';
 import type {
   RunningWork,
@@ -26,7 +26,8 @@ import type { UpdateSettings, UpdateSettingsStore } from './updateSettings';
 import { useChannel } from './updaters';
 
 export const FIRST_CHECK_DELAY_MS = 10_000;
-export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/** 6 hours. */
+export const CHECK_INTERVAL_MS = 21_600_000;
 /** How often a restart that waits looks again whether the work has finished. */
 export const RESTART_POLL_MS = 1_000;
 /**
@@ -34,7 +35,7 @@ export const RESTART_POLL_MS = 1_000;
  * check): Electron's net has no time-out of its own, and a stalled download would hold the
  * updater forever.
  */
-export const DOWNLOAD_LIMIT_MS = 2 * 60 * 60 * 1000;
+export const DOWNLOAD_LIMIT_MS = 7_200_000;
 /** Release notes longer than this are cut (a settings card, not a document viewer). */
 export const MAX_RELEASE_NOTES_CHARS = 20_000;
 
@@ -89,10 +90,9 @@ export class UpdateController implements UpdatesService {
     this.settings = options.settings.read();
     useChannel(options.updater, this.settings.channel);
     options.updater.autoInstallOnAppQuit = options.nativeInstallOnQuit;
+    // electron-updater reports progress at most once a second, and only while it downloads.
     options.updater.on('download-progress', ({ percent }) => {
-      const whole = Math.floor(percent);
-      if (this.activity !== 'downloading' || whole === this.percent) return;
-      this.percent = whole;
+      this.percent = Math.floor(percent);
       this.changed();
     });
   }
@@ -103,12 +103,9 @@ export class UpdateController implements UpdatesService {
   }
 
   status(): UpdateStatus {
-    const phase =
-      this.activity === 'idle' || (this.activity === 'checking' && this.ready)
-        ? this.ready
-          ? 'ready'
-          : 'idle'
-        : this.activity;
+    // A downloaded update stays "ready" while a later check runs quietly (no update is ready
+    // while another downloads: the download replaced it).
+    const phase = this.ready && this.activity !== 'installing' ? 'ready' : this.activity;
     return {
       managed: true,
       unmanagedReason: null,
@@ -116,8 +113,8 @@ export class UpdateController implements UpdatesService {
       preferences: { automatic: this.settings.automatic, channel: this.settings.channel },
       lastCheckedAt: this.settings.lastCheckedAt,
       phase,
-      update: this.activity === 'downloading' ? this.found : this.ready,
-      downloadPercent: this.activity === 'downloading' ? this.percent : null,
+      update: this.found ?? this.ready,
+      downloadPercent: this.percent,
       failure: this.failure,
       install: this.options.install,
       restartWaitingFor: this.waitingFor,
@@ -132,7 +129,7 @@ export class UpdateController implements UpdatesService {
   setPreferences(changes: Partial<UpdatePreferences>): UpdateStatus {
     const before = this.settings;
     this.settings = this.options.settings.change(changes);
-    if (this.settings.channel !== before.channel) useChannel(this.options.updater, this.settings.channel);
+    useChannel(this.options.updater, this.settings.channel);
     const turnedOn = this.settings.automatic && !before.automatic;
     if (!this.settings.automatic) this.cancelCheck();
     else if (turnedOn || this.settings.channel !== before.channel) this.scheduleCheck(FIRST_CHECK_DELAY_MS);
@@ -159,12 +156,14 @@ export class UpdateController implements UpdatesService {
   }
 
   beforeQuit(): void {
+    // MacUpdater (nativeInstallOnQuit) is the one updater that is not a BaseUpdater.
     const silentOnQuit = this.options.install === 'on-quit' && !this.options.nativeInstallOnQuit;
-    const { updater, logger } = this.options;
-    if (!this.ready || this.activity === 'installing' || !silentOnQuit || !(updater instanceof BaseUpdater))
-      return;
-    logger.info('Installing the downloaded update as the app quits', { version: this.ready.version });
-    updater.install(true, false);
+    if (!this.ready || !silentOnQuit) return;
+    this.options.logger.info('Installing the downloaded update as the app quits', {
+      version: this.ready.version,
+    });
+    // Silent, and not started again; after a restart already asked for, electron-updater ignores it.
+    (this.options.updater as BaseUpdater).install(true, false);
   }
 
   close(): void {

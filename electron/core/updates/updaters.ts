@@ -17,6 +17,7 @@ import {
 } from 'electron-updater';
 import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
 import type { DownloadExecutorResult, DownloadUpdateOptions } from 'electron-updater/out/AppUpdater.js';
+import type { InstallOptions } from 'electron-updater/out/BaseUpdater.js';
 import { findFile } from 'electron-updater/out/providers/Provider.js';
 import type { Logger } from '../log';
 import { FeedHttpExecutor, type FeedTransport } from './feedHttp';
@@ -135,8 +136,11 @@ export function installerFileFor(platform: NodeJS.Platform): { extension: string
 export class DownloadOnlyUpdater extends BaseUpdater {
   constructor(
     app: AppAdapter,
-    /** Takes the downloaded, verified file; answers whether it was installed. */
-    private readonly onInstall: (file: string) => boolean,
+    /** Takes the downloaded, verified file and how to install it; answers whether it was installed. */
+    private readonly onInstall: (
+      file: string,
+      how: { isSilent: boolean; isForceRunAfter: boolean },
+    ) => boolean,
     private readonly file = installerFileFor(process.platform),
   ) {
     super(null, app);
@@ -156,9 +160,11 @@ export class DownloadOnlyUpdater extends BaseUpdater {
   }
 
   /** As the real updaters do, a failed install is an error (BaseUpdater emits it as 'error'). */
-  protected doInstall(): boolean {
+  protected doInstall({ isSilent, isForceRunAfter }: InstallOptions): boolean {
     // BaseUpdater.install calls this only once it has the downloaded file's path.
-    if (!this.onInstall(this.installerPath as string)) throw new Error('The update was not installed.');
+    if (!this.onInstall(this.installerPath as string, { isSilent, isForceRunAfter })) {
+      throw new Error('The update was not installed.');
+    }
     return true;
   }
 
