@@ -185,7 +185,9 @@ describe('which installs update themselves', () => {
     rmSync(join(resources, 'package-type'));
     for (const config of [
       'provider: github\nowner: x\n',
+      'provider: github\nurl: https://updates.example.org/rd\n',
       'provider: generic\nurl: http://updates.reportdesk.invalid/\n',
+      'provider: generic\n',
       ': not yaml :\n  - [',
     ]) {
       writeFileSync(join(resources, 'app-update.yml'), config);
@@ -194,10 +196,16 @@ describe('which installs update themselves', () => {
     rmSync(join(resources, 'app-update.yml'));
     expect(start({ logger }).status().unmanagedReason).toBe('no_feed');
     const warned = lines.lines.filter((line) => line.includes(' WARN '));
-    expect(warned).toHaveLength(4);
-    expect(warned.slice(0, 2).join('\n')).toMatch(/not a generic https feed; updates are off/);
-    expect(warned[2]).toMatch(/No update feed is configured for this build .*"error":/);
-    expect(warned[3]).toMatch(/No update feed is configured for this build .*ENOENT/);
+    expect(warned).toHaveLength(6);
+    const configFile = join(resources, 'app-update.yml');
+    for (const line of warned.slice(0, 4)) {
+      expect(line).toMatch(
+        /WARN \[main\] The update feed of this build is not a generic https feed; updates are off/,
+      );
+      expect(line).toContain(`{"file":"${configFile}"}`);
+    }
+    expect(warned[4]).toMatch(/No update feed is configured for this build .*"error":/);
+    expect(warned[5]).toMatch(/No update feed is configured for this build .*ENOENT/);
     // None of them schedules a check, or writes anything to the data dir.
     expect(timers.pending).toEqual([]);
     expect(feed.requests).toEqual([]);
@@ -677,6 +685,17 @@ describe('more of what the controller promises', () => {
     service!.setPreferences({ automatic: false });
     service!.setPreferences({ channel: 'latest' });
     expect(timers.pending).toEqual([]);
+  });
+
+  it('its parts log under the app’s logger: the settings store, electron-updater', async () => {
+    const lines = memorySink();
+    writeFileSync(join(dataDir, UPDATE_SETTINGS_FILE), 'not json');
+    publishRelease(feed, keys, { version: '1.0.0' });
+    start({ logger: createLogger('main', lines) });
+    await service!.check();
+    const text = lines.lines.join('\n');
+    expect(text).toMatch(/WARN \[main:update-settings\] The update settings could not be read/);
+    expect(text).toMatch(/INFO \[main:updater\] Checking for update/);
   });
 
   it('stopping a wait that is not there changes nothing', async () => {

@@ -22,6 +22,7 @@ import { UpdateSettingsStore } from './updateSettings';
 import { unmanagedUpdates, type UpdatesService, type WorkActivity } from './updatesService';
 import {
   createUpdater,
+  installsOnQuitNatively,
   installStyleOf,
   updaterKindFor,
   useSignedFeed,
@@ -87,7 +88,7 @@ export function createAppUpdates(options: AppUpdatesOptions): UpdatesService {
     settings,
     currentVersion: version,
     install: installStyleOf(kind),
-    nativeInstallOnQuit: kind === 'mac',
+    nativeInstallOnQuit: installsOnQuitNatively(kind),
     work: options.work,
     onChange: options.onChange,
     logger,
@@ -111,7 +112,7 @@ export function readPackageType(resourcesPath: string): string | null {
 export function readFeedUrl(configFile: string, logger: Logger): string | null {
   let config: unknown;
   try {
-    config = loadYaml(readFileSync(configFile, 'utf8'));
+    config = loadYaml(String(readFileSync(configFile)));
   } catch (error) {
     logger.warn('No update feed is configured for this build', {
       file: configFile,
@@ -120,7 +121,7 @@ export function readFeedUrl(configFile: string, logger: Logger): string | null {
     return null;
   }
   const { provider, url } = (config ?? {}) as { provider?: unknown; url?: unknown };
-  const checked = provider === 'generic' && typeof url === 'string' ? checkFeedUrl(url) : null;
+  const checked = provider === 'generic' ? checkFeedUrl(String(url)) : null;
   if (!checked?.ok) {
     logger.warn('The update feed of this build is not a generic https feed; updates are off', {
       file: configFile,

@@ -57,6 +57,11 @@ export function installStyleOf(kind: UpdaterKind): 'on-quit' | 'asks-admin' {
   return kind === 'deb' || kind === 'rpm' ? 'asks-admin' : 'on-quit';
 }
 
+/** macOS: Squirrel.Mac installs a downloaded update when the app quits, by itself. */
+export function installsOnQuitNatively(kind: UpdaterKind): boolean {
+  return kind === 'mac';
+}
+
 export function createUpdater(kind: UpdaterKind, app: AppAdapter): AppUpdater {
   switch (kind) {
     case 'appimage':

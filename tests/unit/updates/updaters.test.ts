@@ -13,6 +13,7 @@ import {
   createUpdater,
   DownloadOnlyUpdater,
   installerFileFor,
+  installsOnQuitNatively,
   installStyleOf,
   updaterKindFor,
   useChannel,
@@ -105,6 +106,14 @@ describe('installStyleOf', () => {
     expect(installStyleOf('deb')).toBe('asks-admin');
     expect(installStyleOf('rpm')).toBe('asks-admin');
     for (const kind of ['appimage', 'nsis', 'mac'] as const) expect(installStyleOf(kind)).toBe('on-quit');
+  });
+});
+
+describe('installsOnQuitNatively', () => {
+  it('only Squirrel.Mac installs on quit by itself', () => {
+    expect(installsOnQuitNatively('mac')).toBe(true);
+    for (const kind of ['appimage', 'deb', 'rpm', 'nsis'] as const)
+      expect(installsOnQuitNatively(kind)).toBe(false);
   });
 });
 
