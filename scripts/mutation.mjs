@@ -80,6 +80,7 @@ const TARGETS = {
     'tests/integration/updateFeed.test.ts',
     'tests/integration/updateController.test.ts',
   ],
+  'electron/core/updates/electronTransport.ts': ['tests/integration/updateFeed.test.ts'],
   'electron/core/updates/signedFeedProvider.ts': [
     'tests/unit/updates/signedFeedProvider.test.ts',
     'tests/integration/updateFeed.test.ts',

@@ -432,6 +432,10 @@ describe('restart', () => {
     await ready();
     const status = service!.restart();
     expect(status.phase).toBe('installing');
+    // Asked again while installing: nothing more happens.
+    const seen = events.length;
+    expect(service!.restart().phase).toBe('installing');
+    expect(events).toHaveLength(seen);
     expect(installs).toHaveLength(1);
     expect(installs[0]).toMatch(/ReportDesk-1\.2\.0\.AppImage$/);
     expect(quits).toBe(1);

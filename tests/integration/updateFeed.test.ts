@@ -598,6 +598,10 @@ describe('signed manifests that are still not usable', () => {
   it.each([
     ['an empty one', ''],
     ['one without files', 'version: 1.2.0\nfiles: []\n'],
+    [
+      'one whose files are not a list',
+      `version: 1.2.0\nfiles:\n  a: { url: a.AppImage, sha512: ${sha512} }\n`,
+    ],
     ['one with an empty file entry', 'version: 1.2.0\nfiles:\n  - null\n'],
     ['one whose file has no address', `version: 1.2.0\nfiles:\n  - sha512: ${sha512}\n`],
     ['one whose file has a short sha512', 'version: 1.2.0\nfiles:\n  - url: a.AppImage\n    sha512: abc==\n'],
@@ -615,7 +619,14 @@ describe('signed manifests that are still not usable', () => {
     ],
   ])('%s is not a manifest', async (_what, text) => {
     signedText(text);
-    expect(await check()).toMatchObject({ reason: 'feed_not_manifest', verified: false, downloaded: false });
+    // Refused at the check, before electron-updater reads a version from it.
+    expect(await check()).toMatchObject({
+      available: false,
+      version: null,
+      reason: 'feed_not_manifest',
+      verified: false,
+      downloaded: false,
+    });
   });
 
   it.each([

@@ -107,7 +107,7 @@ export class SignedFeedProvider extends Provider<UpdateInfo> {
     const packages = Object.values((candidate.packages ?? {}) as Record<string, unknown>);
     for (const entry of [...(files as unknown[]), ...packages]) {
       const file = (entry ?? {}) as { url?: unknown; path?: unknown; sha512?: unknown };
-      if (typeof file.sha512 !== 'string' || !SHA512_BASE64.test(file.sha512)) {
+      if (!SHA512_BASE64.test(String(file.sha512))) {
         throw new UpdateFailure('feed_not_manifest');
       }
       const where = file.url ?? file.path;
@@ -126,7 +126,8 @@ export class SignedFeedProvider extends Provider<UpdateInfo> {
 
 /** 404 (or another 4xx) → `missing`; a server error, or any other non-2xx, → the feed is down. */
 function refuseUnreadable(file: FetchedFile, missing: 'feed_not_found' | 'signature_missing'): void {
-  if (file.status >= 200 && file.status < 300) return;
+  // Node and Electron hand over final statuses only: below 300 is a 2xx.
+  if (file.status < 300) return;
   throw new UpdateFailure(file.status >= 400 && file.status < 500 ? missing : 'feed_unreachable');
 }
 
