@@ -458,8 +458,14 @@ describe("over Electron's net (a stand-in that behaves as its documentation says
       headers: { Location: `${feed.url}latest-linux.yml` },
       body: '',
     });
-    expect(await viaElectron({ downloadDir: null })).toMatchObject({ reason: 'feed_unreachable' });
+    const lines = memorySink();
+    expect(
+      await viaElectron({ downloadDir: null, logger: createLogger('update-check', lines) }),
+    ).toMatchObject({
+      reason: 'feed_unreachable',
+    });
     expect(feed.asked('latest-linux.yml')).toHaveLength(12);
+    expect(lines.lines.join('\n')).toContain('Too many redirects (> 10)');
   });
 });
 
