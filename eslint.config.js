@@ -1,8 +1,9 @@
 // ESLint flat config. Besides the usual rules it enforces the environment layering
 // (as VS Code does with common / node / electron-main / browser):
 //   shared/          runs anywhere: no Node, no DOM, no Electron, no React
-//   electron/core/   plain Node: never imports `electron`, nor a front end (the CLI, the preview,
-//                    the demo service, main/, preload/): the entry points pass those parts in
+//   electron/core/   plain Node: never imports `electron`, nor a front end (the CLI, the update
+//                    commands, the preview, the demo service, main/, preload/): the entry points
+//                    pass those parts in
 //   electron/**      only the glue folders (main/, preload/) import `electron`
 //   renderer/        browser only: no Node built-ins, no Electron, no core code, and the
 //                    zod-bearing shared modules (contract, report) as types only
@@ -23,7 +24,7 @@ const noElectron = {
   message: 'Only electron/main and electron/preload import electron.',
 };
 const noFrontEnds = {
-  regex: '^(\\.\\./)+(cli|preview|demo-service|main|preload)(/|$)',
+  regex: '^(\\.\\./)+(cli|updates-cli|preview|demo-service|main|preload)(/|$)',
   message:
     'electron/core serves every front end and imports none: take the part as an option (as services.ts takes demoLauncher).',
 };

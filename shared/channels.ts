@@ -32,6 +32,11 @@ export const CHANNEL_NAMES = [
   'connectivity:check',
   'shell:openExternal',
   'links:open',
+  'updates:status',
+  'updates:check',
+  'updates:setPreferences',
+  'updates:restart',
+  'updates:cancelRestart',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 
@@ -42,6 +47,7 @@ export const EVENT_NAMES = [
   'profiles:changed',
   'app:navigate',
   'app:command',
+  'updates:changed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

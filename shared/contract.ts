@@ -161,6 +161,61 @@ export interface OpenedLink {
   profileId: string | null;
 }
 
+// ---- Updates (electron-updater over a signed generic feed) ----------------------------------
+
+export const UPDATE_CHANNELS = ['latest', 'beta'] as const;
+export type UpdateChannel = (typeof UPDATE_CHANNELS)[number];
+
+/** App-wide, not per profile. */
+export interface UpdatePreferences {
+  /** Check 10 s after start and every 6 hours, and download in the background. */
+  automatic: boolean;
+  channel: UpdateChannel;
+}
+
+/** Why a check, download or install failed; each front end words it. */
+export type UpdateFailureReason =
+  /** The feed, a file or a redirect is neither https nor on this computer. */
+  | 'insecure_feed'
+  /** No answer, a time-out, or a server error. */
+  | 'feed_unreachable'
+  /** The manifest is not there (404 or another 4xx). */
+  | 'feed_not_found'
+  /** An HTML page or something else that is not an update manifest. */
+  | 'feed_not_manifest'
+  | 'signature_missing'
+  /** Not signed by a release key, or changed after it was signed. */
+  | 'signature_invalid'
+  /** The download is not the file the signed manifest describes. */
+  | 'checksum_mismatch'
+  | 'download_failed'
+  | 'install_failed';
+
+/** Work a restart waits for: a full sync, an export, or changes being sent (a bulk change). */
+export type RunningWork = 'sync' | 'export' | 'changes';
+
+export interface UpdateStatus {
+  /** False where nothing updates itself: the browser preview, the CLI, a development run… */
+  managed: boolean;
+  /** Why not, when not managed. */
+  unmanagedReason: 'not_installed' | 'development' | 'unsupported_package' | 'no_feed' | null;
+  currentVersion: string | null;
+  preferences: UpdatePreferences;
+  /** ISO time of the last check that read a signed manifest. */
+  lastCheckedAt: string | null;
+  phase: 'idle' | 'checking' | 'downloading' | 'ready' | 'installing';
+  /** The newer version found (downloading, ready); its release notes are text, never HTML. */
+  update: { version: string; releaseDate: string | null; releaseNotes: string | null } | null;
+  /** 0–100 while downloading. */
+  downloadPercent: number | null;
+  /** Why the last check or download failed; cleared by the next one that works. */
+  failure: UpdateFailureReason | null;
+  /** Installed when the app quits, or only when asked, as it asks for the administrator (deb, rpm). */
+  install: 'on-quit' | 'asks-admin';
+  /** A restart asked for that waits for this work to finish; null when none waits. */
+  restartWaitingFor: RunningWork[] | null;
+}
+
 // ---- Inputs -------------------------------------------------------------------------------
 
 const profileId = z
@@ -246,6 +301,14 @@ export const ExportSaveInputSchema = z
   })
   .strict();
 export const OverviewInputSchema = ListQuerySchema.pick({ search: true, project: true, result: true });
+export const UpdatePreferencesInputSchema = z
+  .object({ automatic: z.boolean().optional(), channel: z.enum(UPDATE_CHANNELS).optional() })
+  .strict();
+/** `cancelWork`: stop a running sync or export first instead of waiting for it. */
+export const UpdateRestartInputSchema = z
+  .object({ cancelWork: z.boolean().default(false) })
+  .strict()
+  .optional();
 
 // ---- Channels -----------------------------------------------------------------------------
 
@@ -315,6 +378,17 @@ export const CHANNELS = {
   'links:open': channel<z.ZodObject<{ url: z.ZodString }>, OpenedLink>(
     z.object({ url: z.string().max(4096) }).strict(),
   ),
+
+  'updates:status': channel<typeof none, UpdateStatus>(none),
+  /** Checks the feed now (and downloads a newer version); answers when that has finished. */
+  'updates:check': channel<typeof none, UpdateStatus>(none),
+  'updates:setPreferences': channel<typeof UpdatePreferencesInputSchema, UpdateStatus>(
+    UpdatePreferencesInputSchema,
+  ),
+  /** Restarts into the downloaded update once no sync, export or change is running. */
+  'updates:restart': channel<typeof UpdateRestartInputSchema, UpdateStatus>(UpdateRestartInputSchema),
+  /** Stops waiting to restart; the update is still installed when the app quits. */
+  'updates:cancelRestart': channel<typeof none, UpdateStatus>(none),
 } as const satisfies Record<Channel, { input: z.ZodType; output: unknown }>;
 
 export type ChannelInput<C extends Channel> = z.input<(typeof CHANNELS)[C]['input']>;
@@ -332,6 +406,7 @@ export interface EventPayloads {
   'app:navigate': { path: string; notice?: string };
   /** A menu item asks the renderer to run a command (refresh, new report, focus search…). */
   'app:command': { command: AppCommand };
+  'updates:changed': UpdateStatus;
 }
 // Every event has a payload type, and every payload type an event.
 const _payloadForEveryEvent: [

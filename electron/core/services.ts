@@ -26,6 +26,9 @@ import { KeyVault } from './keys/keyVault';
 import { silentLogger, type Logger } from './log';
 import { keepPrivate, preparePrivateDir, type DataDirAccess } from './privateFiles';
 import { ProfileStore } from './profiles/profileStore';
+import type { UpdatesContext } from './updates/appUpdates';
+import { unmanagedUpdates, type UpdatesService } from './updates/updatesService';
+import { ChangeTracker, coreWorkActivity, trackChanges } from './updates/workActivity';
 
 export interface CoreServicesOptions {
   dataDir: string;
@@ -50,6 +53,11 @@ export interface CoreServicesOptions {
   demoLauncher?: (dataFile: string, logger: Logger) => DemoLauncher;
   /** How long a full sync's cross-process claim lasts unrenewed (default 20 s; tests shorten it). */
   syncLeaseMs?: number;
+  /**
+   * Makes the app's updater (electron/main; the e2e tests). Without it — the CLI, the browser
+   * preview — the `updates:*` channels answer that the installed app manages updates.
+   */
+  updates?: (context: UpdatesContext) => UpdatesService;
 }
 
 export interface CoreServices {
@@ -63,6 +71,8 @@ export interface CoreServices {
   profiles: ProfileStore;
   /** The data dir's mode; `readableByOthers` makes each front end warn. */
   dataDirAccess: DataDirAccess;
+  /** The app's updates (main installs a downloaded one on quit through it). */
+  updates: UpdatesService;
   close(): Promise<void>;
 }
 
@@ -137,10 +147,18 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     sync,
   });
   const reports = new ReportsService(connections, policy, cache, accounts, now);
-  const handlers = gatewayHandlers({
+  const exports = new ExportService((query) => reports.list(query), events, now, options.saveExport);
+  const changes = new ChangeTracker();
+  const updates =
+    options.updates?.({
+      work: coreWorkActivity({ sync, exports, changes }),
+      onChange: (status) => events.emit('updates:changed', status),
+      logger: logger.child('updates'),
+    }) ?? unmanagedUpdates('not_installed');
+  const gateway = gatewayHandlers({
     profiles: profileService,
     reports,
-    exports: new ExportService((query) => reports.list(query), events, now, options.saveExport),
+    exports,
     cacheViews: new CacheViews(
       connections,
       cache,
@@ -151,7 +169,10 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     sync,
     connectivity,
     links: new Links(profiles, (id) => profileService.activate(id), options.openExternal),
+    updates,
   });
+  // Report writes are counted: a restart into an update waits while a bulk change sends them.
+  const handlers = trackChanges(gateway, changes);
   let closed = false;
   return {
     handlers,
@@ -162,9 +183,11 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     cache,
     profiles,
     dataDirAccess,
+    updates,
     async close() {
       if (closed) return;
       closed = true;
+      updates.close();
       profileService.close();
       sync.cancel();
       connectivity.close();

@@ -35,6 +35,7 @@ import { bindContract, type IpcInvokeEventLike } from '../core/ipc/bindContract'
 import { SUBSCRIPTION_IPC_CHANNEL } from '../core/ipc/channels';
 import { RendererEventRelay } from '../core/ipc/eventRelay';
 import { buildApplicationMenu } from './menu';
+import { createElectronUpdates } from './updates';
 import { createMainWindow } from './window';
 
 /** End-to-end test run: no OS integration (protocol registration), links recorded, not opened. */
@@ -124,6 +125,8 @@ async function start(): Promise<void> {
     saveExport,
     logger: logger.child('core'),
     demoLauncher: inProcessDemoLauncher,
+    // electron-updater over the signed feed; a development run never checks (core/updates).
+    updates: (context) => createElectronUpdates(context, userDataDir),
   });
   unbindContract = bindContract(ipcMain, services.handlers, {
     isTrustedSender,
@@ -145,7 +148,7 @@ async function start(): Promise<void> {
   Menu.setApplicationMenu(
     buildApplicationMenu(
       process.platform,
-      { packaged: app.isPackaged, appName: 'ReportDesk' },
+      { packaged: app.isPackaged, appName: 'ReportDesk', checkForUpdates: services.updates.status().managed },
       runMenuCommand,
     ),
   );
@@ -262,6 +265,12 @@ function runMenuCommand(command: MenuCommandId): void {
     case 'about':
       app.showAboutPanel();
       break;
+    case 'check-for-updates':
+      // The answer (or why there is none) is on the Settings screen.
+      showMainWindow();
+      relay.deliver('app:navigate', { path: '/settings' });
+      void services?.updates.check();
+      break;
   }
 }
 
@@ -302,6 +311,14 @@ function onWillQuit(event: Electron.Event): void {
   if (shuttingDown) return;
   shuttingDown = true;
   unbindContract?.();
+  // A downloaded update is installed as the app quits (AppImage, Windows; macOS by itself).
+  try {
+    services?.updates.beforeQuit();
+  } catch (error) {
+    logger.error('Installing the update on quit failed', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
   // A core that cannot close must not keep the app alive forever.
   const limit = new Promise<void>((done) => setTimeout(done, 5_000).unref());
   void Promise.race([services?.close() ?? Promise.resolve(), limit])

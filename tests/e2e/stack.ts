@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { createCoreServices, type CoreServices } from '../../electron/core/services';
+import {
+  createCoreServices,
+  type CoreServices,
+  type CoreServicesOptions,
+} from '../../electron/core/services';
 import { inProcessDemoLauncher } from '../../electron/demo-service/launcher';
 import { startDemoService, type DemoAccount, type DemoService } from '../../electron/demo-service/server';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
@@ -36,7 +40,8 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
+/** `updates`: the app's updater for this core (tests/e2e/updates.spec.ts); none by default, as in the preview. */
+export async function startStack(options: Pick<CoreServicesOptions, 'updates'> = {}): Promise<Stack> {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error('dist/renderer is missing: run `npx vite build` before the e2e tests.');
   }
@@ -50,6 +55,7 @@ export async function startStack(): Promise<Stack> {
     dataDir: join(dataDir, 'app'),
     probeIntervalMs: 1_000,
     demoLauncher: inProcessDemoLauncher,
+    updates: options.updates,
   });
   const preview = await startPreviewServer({ handlers: core.handlers, events: core.events, rendererDir });
   let running = true;

@@ -25,7 +25,23 @@ export function failWith(error: Partial<AppError> & Pick<AppError, 'kind'>): nev
   throw new AppFailure({ ...appError(error.kind), ...error });
 }
 
-export function installFakeBridge(handlers: FakeHandlers): FakeBridge {
+/** What the preview and the CLI answer on updates:status (every Settings screen asks it). */
+export const UNMANAGED_UPDATES = {
+  managed: false,
+  unmanagedReason: 'not_installed' as const,
+  currentVersion: null,
+  preferences: { automatic: true, channel: 'latest' as const },
+  lastCheckedAt: null,
+  phase: 'idle' as const,
+  update: null,
+  downloadPercent: null,
+  failure: null,
+  install: 'on-quit' as const,
+  restartWaitingFor: null,
+};
+
+export function installFakeBridge(given: FakeHandlers): FakeBridge {
+  const handlers: FakeHandlers = { 'updates:status': () => UNMANAGED_UPDATES, ...given };
   const calls: FakeBridge['calls'] = [];
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   window.reportDesk = {

@@ -29,6 +29,12 @@ describe('lint layer rules', () => {
     ['core-imports-cli.ts', 'electron/core/fixture.ts', 'no-restricted-imports', /imports none/],
     ['core-imports-preview.ts', 'electron/core/fixture.ts', 'no-restricted-imports', /imports none/],
     [
+      'core-imports-updates-cli.ts',
+      'electron/core/updates/fixture.ts',
+      'no-restricted-imports',
+      /imports none/,
+    ],
+    [
       'core-imports-demo-service.ts',
       'electron/core/gateway/fixture.ts',
       'no-restricted-imports',

@@ -6,7 +6,7 @@
  */
 import type { AppCommand } from '../../../shared/contract';
 
-export type MainCommand = 'open-data-folder' | 'open-logs-folder' | 'about';
+export type MainCommand = 'open-data-folder' | 'open-logs-folder' | 'about' | 'check-for-updates';
 export type MenuCommandId = AppCommand | MainCommand;
 
 /** The Electron menu roles this menu uses. */
@@ -51,6 +51,8 @@ export interface MenuOptions {
   /** A packaged build has no developer tools item. */
   packaged: boolean;
   appName: string;
+  /** This install updates itself: the menu offers "Check for Updates…" (not in a development run). */
+  checkForUpdates?: boolean;
 }
 
 const RENDERER_COMMANDS: readonly AppCommand[] = [
@@ -92,6 +94,7 @@ export function buildMenuDescription(
       label: options.appName,
       items: [
         role('about'),
+        ...(options.checkForUpdates ? [command('Check for Updates…', 'check-for-updates')] : []),
         separator,
         role('services'),
         separator,
@@ -162,8 +165,14 @@ export function buildMenuDescription(
     items: [
       command('Keyboard Shortcuts', 'show-shortcuts'),
       command('Open Logs Folder', 'open-logs-folder'),
-      // On macOS "About" lives in the app menu.
-      ...(mac ? [] : [separator, command(`About ${options.appName}`, 'about')]),
+      // On macOS "About" and "Check for Updates…" live in the app menu.
+      ...(mac
+        ? []
+        : [
+            separator,
+            ...(options.checkForUpdates ? [command('Check for Updates…', 'check-for-updates')] : []),
+            command(`About ${options.appName}`, 'about'),
+          ]),
     ],
   });
 

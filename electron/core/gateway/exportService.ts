@@ -29,6 +29,11 @@ export class ExportService {
     private readonly saveExport?: SaveExport,
   ) {}
 
+  /** True while an export runs in this process (a restart into an update waits for it). */
+  get busy(): boolean {
+    return this.exporting !== null;
+  }
+
   async run(input: ChannelParsedInput<'reports:export'>): Promise<ExportResult> {
     if (this.exporting) {
       throw new AppFailure(

@@ -11,6 +11,7 @@ import type { Links } from './links';
 import type { ProfilesService } from './profilesService';
 import type { ReportsService } from './reportsService';
 import type { SyncService } from './syncService';
+import type { UpdatesService } from '../updates/updatesService';
 
 export interface GatewayServices {
   profiles: ProfilesService;
@@ -20,10 +21,11 @@ export interface GatewayServices {
   sync: SyncService;
   connectivity: Connectivity;
   links: Links;
+  updates: UpdatesService;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
-  const { profiles, reports, exports, cacheViews, sync, connectivity, links } = services;
+  const { profiles, reports, exports, cacheViews, sync, connectivity, links, updates } = services;
   return {
     'profiles:list': () => profiles.state(),
     'profiles:add': (input) => profiles.add(input),
@@ -59,5 +61,11 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
 
     'shell:openExternal': ({ url }) => links.openExternal(url),
     'links:open': ({ url }) => links.open(url),
+
+    'updates:status': async () => updates.status(),
+    'updates:check': () => updates.check(),
+    'updates:setPreferences': async (changes) => updates.setPreferences(changes),
+    'updates:restart': async (options) => updates.restart(options),
+    'updates:cancelRestart': async () => updates.cancelRestart(),
   };
 }

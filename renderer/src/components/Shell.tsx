@@ -9,6 +9,7 @@ import { focusScreenHeading, useScreenFocus } from '../lib/focus';
 import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, pathOf, useRoute, type Route } from '../lib/router';
 import { SHOW_SHORTCUTS_EVENT, ShortcutSheet } from './ShortcutSheet';
+import { UpdateReadyBar } from './UpdateReadyBar';
 import { WRITE_BLOCK_REASON_ID } from './WriteActionButton';
 
 export const PROFILE_SWITCHER_ID = 'profile-switcher';
@@ -307,6 +308,7 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
         <div className="app-content">
           <OfflineBanner />
           <SyncStrip />
+          <UpdateReadyBar />
           <main id="main" tabIndex={-1}>
             {children}
           </main>

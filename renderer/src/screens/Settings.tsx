@@ -6,6 +6,7 @@ import { ErrorView } from '../components/ErrorView';
 import { ConfirmDialog } from '../components/Modal';
 import { SyncProgressBar } from '../components/Shell';
 import { SkeletonBlock } from '../components/Skeleton';
+import { UpdatesSettings } from '../components/UpdatesSettings';
 import { DateText } from '../components/Badges';
 import { FieldRow } from '../components/FieldValue';
 import { WriteActionButton } from '../components/WriteActionButton';
@@ -106,6 +107,7 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
           </button>
         </div>
       </div>
+      <UpdatesSettings />
 
       {confirmClear && (
         <ConfirmDialog

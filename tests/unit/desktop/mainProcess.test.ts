@@ -403,6 +403,20 @@ describe('main process wiring', () => {
     });
   });
 
+  it('a development run never checks for updates: no menu item, and Settings says why', async () => {
+    const items = fake.state.menuTemplate.flatMap((section) => section.submenu ?? []);
+    expect(items.map((item) => item.id)).not.toContain('check-for-updates');
+    const status = (await fake.invoke('reportdesk:updates:status', appFrame(), undefined)) as {
+      ok: boolean;
+      value: { managed: boolean; unmanagedReason: string; currentVersion: string };
+    };
+    expect(status.value).toMatchObject({
+      managed: false,
+      unmanagedReason: 'development',
+      currentVersion: '0.0.0-test',
+    });
+  });
+
   it('sends menu commands to the page as app:command', () => {
     fake.emitIpc('reportdesk:subscription', appFrame(), 'app:command', true);
     const items = fake.state.menuTemplate.flatMap((section) => section.submenu ?? []);

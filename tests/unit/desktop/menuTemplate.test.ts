@@ -44,6 +44,32 @@ describe('buildMenuDescription', () => {
     },
   );
 
+  it('offers "Check for Updates…" where the install updates itself: Help (Windows, Linux), the app menu (macOS)', () => {
+    const updating = { ...packaged, checkForUpdates: true };
+    for (const platform of ['win32', 'linux']) {
+      expect(commands(section(buildMenuDescription(platform, updating), 'Help').items)).toEqual([
+        { label: 'Keyboard Shortcuts', command: 'show-shortcuts', accelerator: undefined },
+        { label: 'Open Logs Folder', command: 'open-logs-folder', accelerator: undefined },
+        { label: 'Check for Updates…', command: 'check-for-updates', accelerator: undefined },
+        { label: 'About ReportDesk', command: 'about', accelerator: undefined },
+      ]);
+    }
+    const mac = buildMenuDescription('darwin', updating);
+    expect(mac[0].items.slice(0, 2)).toEqual([
+      { type: 'role', role: 'about' },
+      { type: 'command', label: 'Check for Updates…', command: 'check-for-updates' },
+    ]);
+    expect(commands(section(mac, 'Help').items).map((c) => c.command)).not.toContain('check-for-updates');
+    // A development run, or an install that does not update itself, has no such item.
+    for (const platform of ['darwin', 'win32', 'linux']) {
+      for (const options of [dev, packaged, { ...packaged, checkForUpdates: false }]) {
+        const ids = commands(all(buildMenuDescription(platform, options))).map((c) => c.command);
+        expect(ids).not.toContain('check-for-updates');
+      }
+    }
+    expect(routeMenuCommand('check-for-updates')).toEqual({ target: 'main', command: 'check-for-updates' });
+  });
+
   it('has the File commands with Ctrl/Cmd+N for a new report', () => {
     const file = commands(section(buildMenuDescription('linux', packaged), 'File').items);
     expect(file).toEqual([

@@ -8,13 +8,16 @@ import Ajv from 'ajv';
 import type { Configuration } from 'app-builder-lib';
 import { FileMatcher } from 'app-builder-lib/out/fileMatcher';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
-import { DebugLogger } from 'builder-util';
+import { DebugLogger, serializeToYaml } from 'builder-util';
 import { load as loadYaml } from 'js-yaml';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../electron/core/log';
+import { readFeedUrl } from '../../../electron/core/updates/appUpdates';
 
 const projectDir = fileURLToPath(new URL('../../..', import.meta.url));
 const readProjectFile = (path: string) => readFileSync(join(projectDir, path), 'utf8');
@@ -31,6 +34,7 @@ type Config = Record<string, unknown> & {
   deb: { depends: string[] };
   directories: { output: string; buildResources: string };
   icon: string;
+  publish: { provider: string; url: string };
 };
 
 const config = loadYaml(readProjectFile('electron-builder.yml')) as Config;
@@ -234,6 +238,53 @@ describe('what goes into the package', () => {
 
   it('rebuilds the native modules for Electron at package time', () => {
     expect(config.npmRebuild).toBe(true);
+  });
+});
+
+describe('the update feed', () => {
+  /** What electron-builder writes into resources/app-update.yml (PublishManager, onAfterPack). */
+  const appUpdateYml = (publish: object) =>
+    serializeToYaml({ ...publish, updaterCacheDirName: 'report-desk-updater' });
+  const feedOf = (yaml: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'reportdesk-app-update-'));
+    try {
+      writeFileSync(join(dir, 'app-update.yml'), yaml);
+      return readFeedUrl(join(dir, 'app-update.yml'), silentLogger);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('is one generic https feed, which the app reads from app-update.yml', () => {
+    expect(config.publish.provider).toBe('generic');
+    expect(new URL(config.publish.url).protocol).toBe('https:');
+    expect(Object.keys(config.publish).sort()).toEqual(['provider', 'url']);
+    expect(feedOf(appUpdateYml(config.publish))).toBe(new URL(config.publish.url).href);
+  });
+
+  it('can be pointed elsewhere at build time (-c.publish.url=…), as electron-builder merges it', async () => {
+    const url = 'https://updates.example.org/reportdesk';
+    const merged = await getConfig(projectDir, 'electron-builder.yml', {
+      publish: { provider: 'generic', url },
+    });
+    expect(merged.publish).toEqual({ provider: 'generic', url });
+    await expect(validateConfiguration(merged, new DebugLogger(false))).resolves.toBeUndefined();
+    expect(feedOf(appUpdateYml(merged.publish as object))).toBe(url);
+  });
+
+  it('the app refuses a build whose feed is not generic https (the schema would let them through)', () => {
+    for (const publish of [
+      { provider: 'generic', url: 'http://updates.example.org/' },
+      { provider: 'github', owner: 'reportdesk', repo: 'report-desk' },
+      { provider: 's3', bucket: 'reportdesk' },
+    ]) {
+      expect(validateScheme({ ...config, publish }), JSON.stringify(publish)).toBe(true);
+      expect(feedOf(appUpdateYml(publish)), JSON.stringify(publish)).toBeNull();
+    }
+  });
+
+  it('writes every channel file for a stable release, so beta users move on to it', () => {
+    expect(config.generateUpdatesFilesForAllChannels).toBe(true);
   });
 });
 
