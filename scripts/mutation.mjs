@@ -20,11 +20,23 @@ const TARGETS = {
     'tests/unit/api/responses.test.ts',
     'tests/unit/api/responsesFastPath.test.ts',
     'tests/integration/client.test.ts',
+    // Issue 22: the reply fast paths (secrets check, plainReport).
+    'tests/unit/api/replySecrets.test.ts',
+    'tests/unit/api/plainReport.test.ts',
   ],
   'electron/core/api/client.ts': [
     'tests/integration/client.test.ts',
     'tests/integration/clientEdges.test.ts',
     'tests/integration/clientElectronNet.test.ts',
+    // Issue 22: the remembered base URLs.
+    'tests/unit/api/clientBaseUrl.test.ts',
+  ],
+  // Issue 22: the scrubber and the reply fast path's check.
+  'electron/core/secrets.ts': [
+    'tests/unit/secrets.test.ts',
+    'tests/unit/api/replySecrets.test.ts',
+    'tests/unit/api/responsesFastPath.test.ts',
+    'tests/unit/api/responses.test.ts',
   ],
   'electron/core/keys/keyVault.ts': ['tests/integration/keys.test.ts', 'tests/integration/keyVault.test.ts'],
   'electron/core/profiles/profileStore.ts': [
