@@ -34,6 +34,7 @@ const TARGETS = {
   // Issue 22: the scrubber and the reply fast path's check.
   'electron/core/secrets.ts': [
     'tests/unit/secrets.test.ts',
+    'tests/unit/secretsRules.test.ts',
     'tests/unit/api/replySecrets.test.ts',
     'tests/unit/api/responsesFastPath.test.ts',
     'tests/unit/api/responses.test.ts',
