@@ -65,6 +65,8 @@ const TARGETS = {
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
   ],
+  // Issue 22: the first screen's one round trip.
+  'electron/core/gateway/firstScreen.ts': ['tests/integration/firstScreen.test.ts'],
   'electron/core/cache/fullSync.ts': [
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',

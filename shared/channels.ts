@@ -32,6 +32,8 @@ export const CHANNEL_NAMES = [
   'connectivity:check',
   'shell:openExternal',
   'links:open',
+  // Issue 22: what the first screen needs, in one round trip.
+  'app:firstScreen',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 

@@ -151,6 +151,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     sync,
     connectivity,
     links: new Links(profiles, (id) => profileService.activate(id), options.openExternal),
+    connections,
   });
   let closed = false;
   return {

@@ -5,8 +5,10 @@
  */
 import type { ContractHandlers } from '../../../shared/contract';
 import type { CacheViews } from './cacheViews';
+import type { Connections } from './connection';
 import type { Connectivity } from './connectivity';
 import type { ExportService } from './exportService';
+import { firstScreen } from './firstScreen';
 import type { Links } from './links';
 import type { ProfilesService } from './profilesService';
 import type { ReportsService } from './reportsService';
@@ -20,10 +22,11 @@ export interface GatewayServices {
   sync: SyncService;
   connectivity: Connectivity;
   links: Links;
+  connections: Connections;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
-  const { profiles, reports, exports, cacheViews, sync, connectivity, links } = services;
+  const { profiles, reports, exports, cacheViews, sync, connectivity, links, connections } = services;
   return {
     'profiles:list': () => profiles.state(),
     'profiles:add': (input) => profiles.add(input),
@@ -59,5 +62,7 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
 
     'shell:openExternal': ({ url }) => links.openExternal(url),
     'links:open': ({ url }) => links.open(url),
+
+    'app:firstScreen': (input) => firstScreen(input, { profiles, reports, connectivity, connections }),
   };
 }
