@@ -87,6 +87,16 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets({ flag: true, nothing: null })).toEqual({ flag: true, nothing: null });
   });
 
+  it('keeps a flag, and the privacy and results fields, whatever secret their text would read as', () => {
+    expect(scrubSecrets({ flag: true, off: false, none: null }, ['true', 'false', 'null'])).toEqual({
+      flag: true,
+      off: false,
+      none: null,
+    });
+    const record = { privacy: Number(NUMERIC), results: Number(NUMERIC) };
+    expect(scrubSecrets(record)).toBe(record);
+  });
+
   it('never rewrites the id, result or date by value, and rewrites every other field', () => {
     const extra = ['decent', '2026-01-01T00:00:00Z', '12345'];
     const record = { id: '12345', result: 'decent', generated_at: '2026-01-01T00:00:00Z', note: 'decent' };
