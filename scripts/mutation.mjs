@@ -23,6 +23,7 @@ const TARGETS = {
     // Issue 22: the reply fast paths (secrets check, plainReport).
     'tests/unit/api/replySecrets.test.ts',
     'tests/unit/api/plainReport.test.ts',
+    'tests/unit/api/plainReportZod.test.ts',
   ],
   'electron/core/api/client.ts': [
     'tests/integration/client.test.ts',

@@ -51,7 +51,6 @@ function withoutSecrets<T>(record: T, body: unknown): T {
 
 const RESULTS = new Set<unknown>(REPORT_RESULTS);
 const SCHEMA_ORDER = ['id', 'url', 'result', 'generated_at', 'privacy', 'project'];
-const isFiniteNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 
 /**
  * What ReportSchema makes of a record JSON.parse made, in the shape services send: every field
@@ -64,23 +63,24 @@ export function plainReport(item: unknown): Report | undefined {
   if (!isObject(item) || Object.hasOwn(item, '__proto__')) return undefined;
   const { id, url, result, generated_at: generatedAt, privacy, project } = item;
   const common =
-    ((typeof id === 'string' && id !== '') || isFiniteNumber(id)) &&
+    ((typeof id === 'string' && id !== '') || Number.isFinite(id)) &&
     typeof url === 'string' &&
     (result === null || RESULTS.has(result)) &&
     (generatedAt === null || typeof generatedAt === 'string') &&
     (privacy === null || privacy === 0 || privacy === 1 || privacy === 2) &&
-    (project === null || typeof project === 'string' || isFiniteNumber(project));
+    (project === null || typeof project === 'string' || Number.isFinite(project));
   if (!common) return undefined;
   // zod's order: the schema's fields, then the record's others in theirs. A record that starts
   // so is copied as it is (the fast copy); spread over the schema's fields, any other is too.
   const report = startsInSchemaOrder(item)
     ? { ...item }
-    : { id: '', url, result, generated_at: generatedAt, privacy, project, ...item };
+    : { id, url, result, generated_at: generatedAt, privacy, project, ...item };
   report.id = String(id);
   return report as Report;
 }
 
-function startsInSchemaOrder(item: JsonObject): boolean {
+/** Whether a record's first fields are the schema's, in its order (the order zod's copy has). */
+export function startsInSchemaOrder(item: JsonObject): boolean {
   let position = 0;
   for (const key in item) {
     if (key !== SCHEMA_ORDER[position]) break;

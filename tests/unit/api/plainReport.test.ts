@@ -4,8 +4,13 @@
  * random and hostile records: the same fields, values and key order, or a refusal to guess.
  */
 import { describe, expect, it } from 'vitest';
-import { plainReport, toReport, toReportPage } from '../../../electron/core/api/responses';
-import { parseJsonBody } from '../../../electron/core/api/responses';
+import {
+  parseJsonBody,
+  plainReport,
+  startsInSchemaOrder,
+  toReport,
+  toReportPage,
+} from '../../../electron/core/api/responses';
 import { ReportSchema } from '../../../shared/report';
 import { mulberry32, randomReport, randomWriteOptions, writeJson } from '../../helpers/hostileJson';
 
@@ -81,6 +86,23 @@ describe('plainReport', () => {
     ['a list', '[1]'],
   ])('declines %s, leaving it to zod', (_, text) => {
     expect(plainReport(JSON.parse(text))).toBeUndefined();
+  });
+
+  it('copies a record that starts with the schema’s fields in its order as it is', () => {
+    const fields = ['id', 'url', 'result', 'generated_at', 'privacy', 'project'];
+    const record = (names: string[]) => Object.fromEntries(names.map((name) => [name, null]));
+    expect(startsInSchemaOrder(record(fields))).toBe(true);
+    expect(startsInSchemaOrder(record([...fields, 'score', 'tags']))).toBe(true);
+    for (let i = 0; i < fields.length; i++) {
+      // One field missing, or two side by side swapped: the order is not the schema's.
+      expect(startsInSchemaOrder(record(fields.filter((_, j) => j !== i)))).toBe(false);
+      const swapped = [...fields];
+      const j = (i + 1) % fields.length;
+      [swapped[i], swapped[j]] = [swapped[j], swapped[i]];
+      expect(startsInSchemaOrder(record(swapped))).toBe(false);
+    }
+    expect(startsInSchemaOrder(record(['0', ...fields]))).toBe(false);
+    expect(startsInSchemaOrder(record(['extra', ...fields]))).toBe(false);
   });
 
   it('is used only for records of a body it parsed itself (zod reads objects made elsewhere)', () => {
