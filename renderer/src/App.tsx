@@ -174,7 +174,8 @@ function Screens() {
   }
   return (
     <Shell screenName={TITLES[route.name]}>
-      <LazyScreen>{screenFor(route, profiles.data.activeId)}</LazyScreen>
+      {/* Keyed: a new screen's loading replaces the old one (kept hidden, its heading would take the focus). */}
+      <LazyScreen key={route.name}>{screenFor(route, profiles.data.activeId)}</LazyScreen>
     </Shell>
   );
 }
