@@ -5,7 +5,7 @@
  * or missing guess falls back to asking for the list once the profiles are known.
  */
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FirstScreen, ProfilesState, ReportPageResult } from '../../shared/contract';
 import { appError } from '../../shared/errors';
 import type { Report } from '../../shared/model';
@@ -56,9 +56,11 @@ beforeEach(() => {
     JSON.stringify({ perPage: 50, sortBy: 'url', sort: 'asc' }),
   );
 });
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   localStorage.clear();
+  // A read waiting for a frame (the project suggestions) goes out before the next test's bridge.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 });
 
 describe('the first screen', () => {
@@ -80,6 +82,29 @@ describe('the first screen', () => {
         input: { list: { profileId: PROFILE.id, query: { per_page: 50, sort_by: 'url', sort: 'asc' } } },
       },
     ]);
+  });
+
+  it('asks for the project suggestions only once the list is on screen', async () => {
+    // Frames are held back: nothing the first frame does not show may be asked before it.
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    try {
+      const { bridge } = start({
+        'app:firstScreen': (): FirstScreen => ({
+          profiles: ACTIVE,
+          connectivity: ONLINE,
+          list: { ok: true, value: page(REPORTS) },
+        }),
+        'cache:projects': () => ['blog'],
+      });
+      await screen.findByText('https://two.example.com/');
+      expect(bridge.callsTo('cache:projects')).toEqual([]);
+      frames.splice(0).forEach((frame) => frame(performance.now()));
+      await waitFor(() => expect(bridge.callsTo('cache:projects')).toHaveLength(1));
+      await waitFor(() => expect(document.querySelectorAll('#project-suggestions option')).toHaveLength(1));
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('shows the list’s failure that came with the answer, without asking again', async () => {

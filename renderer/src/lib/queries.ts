@@ -140,10 +140,17 @@ export function useCacheStatus(profileId: string | null) {
   });
 }
 
+/** Resolves once the frame being prepared is on screen. */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 export function useProjects(profileId: string | null) {
   return useQuery({
     ...scopedToProfile(profileId, queryKeys.projects),
-    queryFn: () => call('cache:projects'),
+    // Suggestions for the project filter, asked once the list is on screen, not in its way
+    // (issue 22: the call was a tenth of the first screen's render).
+    queryFn: () => afterPaint().then(() => call('cache:projects')),
     staleTime: 60_000,
   });
 }
