@@ -45,6 +45,8 @@ const TARGETS = {
     'tests/integration/profiles.test.ts',
     'tests/integration/profileStore.test.ts',
     'tests/integration/profileStoreBehaviour.test.ts',
+    // Issue 22: the active profile with one look at the file.
+    'tests/integration/profileStoreActiveProfile.test.ts',
   ],
   'electron/core/cache/reportCache.ts': [
     'tests/integration/cache.test.ts',

@@ -96,8 +96,9 @@ export class Connections {
   }
 
   private activeProfile(): StoredProfile {
-    const id = this.activeProfileId();
-    const profile = id ? this.options.profiles.get(id) : undefined;
+    const pinned = this.pinnedProfileId;
+    const profile =
+      pinned === null ? this.options.profiles.activeProfile() : this.options.profiles.get(pinned);
     if (!profile) throw new AppFailure(appError('no_profile'));
     return profile;
   }
