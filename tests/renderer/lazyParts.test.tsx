@@ -24,6 +24,16 @@ const PAGE: ReportPageResult = {
   fetchedAt: new Date().toISOString(),
 };
 
+/** The bridge the app's list screen reads, and what a test adds. */
+const listBridge = (handlers: Parameters<typeof installFakeBridge>[0] = {}) =>
+  installFakeBridge({
+    'profiles:list': () => ACTIVE,
+    'connectivity:status': () => ONLINE,
+    'cache:projects': () => [],
+    'reports:list': () => PAGE,
+    ...handlers,
+  });
+
 const liveRegion = () => document.querySelector('[data-live-region]')?.textContent?.trim();
 
 beforeEach(() => {
@@ -49,11 +59,7 @@ describe('parts loaded when first used', () => {
   });
 
   it('a screen opened from the menu takes the focus on its heading and is announced', async () => {
-    installFakeBridge({
-      'profiles:list': () => ACTIVE,
-      'connectivity:status': () => ONLINE,
-      'cache:projects': () => [],
-      'reports:list': () => PAGE,
+    listBridge({
       'cache:status': () => ({
         profileId: PROFILE.id,
         reportCount: 1,
@@ -90,12 +96,7 @@ describe('parts loaded when first used', () => {
   });
 
   it('the list’s bulk actions appear with the first selected row', async () => {
-    installFakeBridge({
-      'profiles:list': () => ACTIVE,
-      'connectivity:status': () => ONLINE,
-      'cache:projects': () => [],
-      'reports:list': () => PAGE,
-    });
+    listBridge();
     render(<App client={createQueryClient()} />);
     await screen.findByText('https://one.example.com/');
     expect(screen.queryByRole('group', { name: 'Bulk actions on the selected reports' })).toBeNull();
