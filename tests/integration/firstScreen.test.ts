@@ -92,6 +92,7 @@ describe('app:firstScreen', () => {
   });
 
   it('answers no list when none is asked for, or for a profile that is not the active one', async () => {
+    const sent = service.requests.length;
     expect((await firstScreen(undefined)).list).toBeNull();
     expect((await firstScreen({})).list).toBeNull();
     const other = await firstScreen({ list: { profileId: bob, query: QUERY } });
@@ -99,6 +100,8 @@ describe('app:firstScreen', () => {
     expect(other.profiles.activeId).toBe(alice);
     const unknown = await firstScreen({ list: { profileId: 'gone-profile', query: {} } });
     expect(unknown.list).toBeNull();
+    // Nothing was asked of the service for a list that would not be answered.
+    expect(service.requests.slice(sent).map((request) => request.path)).toEqual([]);
   });
 
   it('answers one moment: no list when the profile was switched while the answer was made', async () => {
