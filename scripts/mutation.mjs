@@ -37,6 +37,7 @@ const TARGETS = {
     'tests/unit/secrets.test.ts',
     'tests/unit/secretsRules.test.ts',
     'tests/unit/api/replySecrets.test.ts',
+    'tests/unit/api/replyNoSecrets.test.ts',
     'tests/unit/api/responsesFastPath.test.ts',
     'tests/unit/api/responses.test.ts',
   ],

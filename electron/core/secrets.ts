@@ -109,13 +109,16 @@ interface Needle {
   withoutSlash: string;
 }
 
+interface RegistryNeedles {
+  size: number;
+  list: Needle[];
+  numbers: Set<number>;
+}
+
 /** Each registered secret as a JSON text holds it; rebuilt only when the registry grew. */
-let needles: { size: number; list: Needle[]; numbers: Set<number> } = {
-  size: -1,
-  list: [],
-  numbers: new Set(),
-};
-function registryNeedles(): typeof needles {
+// Stryker disable next-line ObjectLiteral,ArrayDeclaration: replaced at the first use, as no registry has size -1.
+let needles: RegistryNeedles = { size: -1, list: [], numbers: new Set() };
+function registryNeedles(): RegistryNeedles {
   const registered = registeredSecrets();
   if (needles.size !== registered.size) {
     const list: Needle[] = [];
