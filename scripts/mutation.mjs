@@ -15,7 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGETS = {
   // The base-URL rules live in shared/ (the forms use them too); core/api/baseUrl.ts wraps them.
   'shared/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts'],
-  'electron/core/api/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts'],
+  // Issue 22: its remembered base URLs are tested through the client.
+  'electron/core/api/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts', 'tests/unit/api/clientBaseUrl.test.ts'],
   'electron/core/api/responses.ts': [
     'tests/unit/api/responses.test.ts',
     'tests/unit/api/responsesFastPath.test.ts',

@@ -21,7 +21,7 @@ import {
   type UpdateReportFields,
 } from '../../../shared/report';
 import { redact, registerSecret, silentLogger, type Logger } from '../log';
-import { normalizeBaseUrl } from './baseUrl';
+import { checkedBaseUrl } from './baseUrl';
 import {
   failureForStatus,
   networkFailure,
@@ -148,27 +148,6 @@ function isRedirectRefusal(thrown: unknown): boolean {
   );
 }
 
-/**
- * A base URL's checked form and host, remembered: the gateway builds a client per request, and
- * parsing the address twice was most of that. Only accepted addresses are kept (a few at most).
- */
-const checkedBaseUrls = new Map<string, { baseUrl: string; host: string }>();
-const MAX_CHECKED_BASE_URLS = 16;
-
-function checkedBaseUrl(raw: string, allowInsecureHttp: boolean): { baseUrl: string; host: string } {
-  // Stryker disable next-line StringLiteral: any two different words keep the two allowances apart.
-  const key = `${allowInsecureHttp ? 'insecure' : 'secure'} ${raw}`;
-  let checked = checkedBaseUrls.get(key);
-  if (!checked) {
-    const baseUrl = normalizeBaseUrl(raw, allowInsecureHttp);
-    checked = { baseUrl, host: new URL(baseUrl).host };
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only limits what is remembered, never an answer.
-    if (checkedBaseUrls.size >= MAX_CHECKED_BASE_URLS) checkedBaseUrls.clear();
-    checkedBaseUrls.set(key, checked);
-  }
-  return checked;
-}
-
 export class ReportServiceClient {
   readonly baseUrl: string;
   private readonly host: string;
@@ -183,10 +162,8 @@ export class ReportServiceClient {
 
   constructor(options: ReportServiceClientOptions) {
     registerSecret(options.apiKey);
-    ({ baseUrl: this.baseUrl, host: this.host } = checkedBaseUrl(
-      options.baseUrl,
-      options.allowInsecureHttp ?? false,
-    ));
+    const address = checkedBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
+    ({ baseUrl: this.baseUrl, host: this.host } = address);
     const apiKey = options.apiKey.trim();
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       // A key with spaces or line breaks cannot go into a header; fetch's own error would quote it.
