@@ -38,6 +38,7 @@ const PLAIN_NAMES = [
   'pinned',
   'spin',
   'bearer_kind',
+  'is_bearer',
   'keynote',
   'api key',
   'private key',
