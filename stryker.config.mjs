@@ -18,16 +18,7 @@ export default {
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
-  ignorePatterns: [
-    'dist',
-    'release',
-    'test-results',
-    'playwright-report',
-    'coverage',
-    'reports',
-    '.tmp',
-    '.tools',
-  ],
+  ignorePatterns: ['dist', 'release', 'test-results', 'playwright-report', 'coverage', 'reports', '.tmp'],
   timeoutMS: 10_000,
   thresholds: { high: 90, low: 80, break: null },
 };
