@@ -15,22 +15,40 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGETS = {
   // The base-URL rules live in shared/ (the forms use them too); core/api/baseUrl.ts wraps them.
   'shared/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts'],
-  'electron/core/api/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts'],
+  // Issue 22: its remembered base URLs are tested through the client.
+  'electron/core/api/baseUrl.ts': ['tests/unit/api/baseUrl*.test.ts', 'tests/unit/api/clientBaseUrl.test.ts'],
   'electron/core/api/responses.ts': [
     'tests/unit/api/responses.test.ts',
     'tests/unit/api/responsesFastPath.test.ts',
     'tests/integration/client.test.ts',
+    // Issue 22: the reply fast paths (secrets check, plainReport).
+    'tests/unit/api/replySecrets.test.ts',
+    'tests/unit/api/plainReport.test.ts',
+    'tests/unit/api/plainReportZod.test.ts',
   ],
   'electron/core/api/client.ts': [
     'tests/integration/client.test.ts',
     'tests/integration/clientEdges.test.ts',
     'tests/integration/clientElectronNet.test.ts',
+    // Issue 22: the remembered base URLs.
+    'tests/unit/api/clientBaseUrl.test.ts',
+  ],
+  // Issue 22: the scrubber and the reply fast path's check.
+  'electron/core/secrets.ts': [
+    'tests/unit/secrets.test.ts',
+    'tests/unit/secretsRules.test.ts',
+    'tests/unit/api/replySecrets.test.ts',
+    'tests/unit/api/replyNoSecrets.test.ts',
+    'tests/unit/api/responsesFastPath.test.ts',
+    'tests/unit/api/responses.test.ts',
   ],
   'electron/core/keys/keyVault.ts': ['tests/integration/keys.test.ts', 'tests/integration/keyVault.test.ts'],
   'electron/core/profiles/profileStore.ts': [
     'tests/integration/profiles.test.ts',
     'tests/integration/profileStore.test.ts',
     'tests/integration/profileStoreBehaviour.test.ts',
+    // Issue 22: the active profile with one look at the file.
+    'tests/integration/profileStoreActiveProfile.test.ts',
   ],
   'electron/core/cache/reportCache.ts': [
     'tests/integration/cache.test.ts',
@@ -52,6 +70,8 @@ const TARGETS = {
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
   ],
+  // Issue 22: the first screen's one round trip.
+  'electron/core/gateway/firstScreen.ts': ['tests/integration/firstScreen.test.ts'],
   'electron/core/cache/fullSync.ts': [
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',

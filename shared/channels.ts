@@ -37,6 +37,8 @@ export const CHANNEL_NAMES = [
   'updates:setPreferences',
   'updates:restart',
   'updates:cancelRestart',
+  // Issue 22: what the first screen needs, in one round trip.
+  'app:firstScreen',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 

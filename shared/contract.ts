@@ -310,6 +310,26 @@ export const UpdateRestartInputSchema = z
   .strict()
   .optional();
 
+// ---- The first screen (issue 22) ----------------------------------------------------------
+
+/**
+ * The list a window expects to show first: the profile whose list it showed last, with that
+ * list's query. Answered only while that profile is still the active one.
+ */
+export const FirstScreenInputSchema = z
+  .object({ list: z.object({ profileId, query: ListQuerySchema }).strict().optional() })
+  .strict()
+  .optional();
+
+/** What a window shows first, in one answer: the profiles, connectivity, and its list. */
+export interface FirstScreen {
+  profiles: ProfilesState;
+  /** As it is once the list was asked (a list that found the service gone turns it offline). */
+  connectivity: ConnectivityState;
+  /** The list asked for, as `reports:list` answers it; null when not asked or another profile is active. */
+  list: Result<ReportPageResult> | null;
+}
+
 // ---- Channels -----------------------------------------------------------------------------
 
 /** Declares a channel: its input schema and (as a phantom) its output type. */
@@ -389,6 +409,8 @@ export const CHANNELS = {
   'updates:restart': channel<typeof UpdateRestartInputSchema, UpdateStatus>(UpdateRestartInputSchema),
   /** Stops waiting to restart; the update is still installed when the app quits. */
   'updates:cancelRestart': channel<typeof none, UpdateStatus>(none),
+  /** Issue 22: the profiles, connectivity and the expected list in one round trip. */
+  'app:firstScreen': channel<typeof FirstScreenInputSchema, FirstScreen>(FirstScreenInputSchema),
 } as const satisfies Record<Channel, { input: z.ZodType; output: unknown }>;
 
 export type ChannelInput<C extends Channel> = z.input<(typeof CHANNELS)[C]['input']>;

@@ -170,6 +170,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     connectivity,
     links: new Links(profiles, (id) => profileService.activate(id), options.openExternal),
     updates,
+    connections,
   });
   // Report writes are counted: a restart into an update waits while a bulk change sends them.
   const handlers = trackChanges(gateway, changes);

@@ -3,8 +3,7 @@ import { QueryClientProvider, onlineManager, useQueryClient, type QueryClient } 
 import { useEffect, useRef } from 'react';
 import type { AppCommand } from '../../shared/contract';
 import { ErrorView } from './components/ErrorView';
-import { PROFILE_SWITCHER_ID, Shell } from './components/Shell';
-import { SHOW_SHORTCUTS_EVENT } from './components/ShortcutSheet';
+import { PROFILE_SWITCHER_ID, SHOW_SHORTCUTS_EVENT, Shell } from './components/Shell';
 import { LoadingPlaceholder } from './components/Skeleton';
 import { SyncProvider, ToastProvider, useSync, useToasts } from './lib/appState';
 import { onEvent } from './lib/bridge';
@@ -18,13 +17,17 @@ import {
 } from './lib/queries';
 import { currentPath, navigate, pathOf, rememberPath, useRoute, type Route } from './lib/router';
 import { focusSearch } from './lib/searchFocus';
-import { AccountScreen } from './screens/Account';
-import { ProfilesScreen } from './screens/Profiles';
-import { CreateReport, PrivacyEdit } from './screens/ReportForms';
-import { ReportDetail } from './screens/ReportDetail';
+import {
+  AccountScreen,
+  CreateReport,
+  LazyScreen,
+  PrivacyEdit,
+  ProfilesScreen,
+  ReportDetail,
+  SettingsScreen,
+  Welcome,
+} from './lazyParts';
 import { ReportsList } from './screens/ReportsList';
-import { SettingsScreen } from './screens/Settings';
-import { Welcome } from './screens/Welcome';
 
 export function App({ client }: { client: QueryClient }) {
   return (
@@ -163,11 +166,18 @@ function Screens() {
   if (firstRun) {
     return (
       <main className="welcome-page" id="main">
-        <Welcome firstRun />
+        <LazyScreen>
+          <Welcome firstRun />
+        </LazyScreen>
       </main>
     );
   }
-  return <Shell screenName={TITLES[route.name]}>{screenFor(route, profiles.data.activeId)}</Shell>;
+  return (
+    <Shell screenName={TITLES[route.name]}>
+      {/* Keyed: a new screen's loading replaces the old one (kept hidden, its heading would take the focus). */}
+      <LazyScreen key={route.name}>{screenFor(route, profiles.data.activeId)}</LazyScreen>
+    </Shell>
+  );
 }
 
 function screenFor(route: Route, profileId: string | null) {

@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { createQueryClient, prefetchFirstScreen } from './lib/queries';
+import { prefetchFirstScreen } from './lib/firstScreen';
+import { createQueryClient } from './lib/queries';
 import { currentPath, navigate, parsePath, restoredPath } from './lib/router';
 import './styles.css';
 

@@ -16,3 +16,24 @@ export function normalizeBaseUrl(raw: string, allowInsecureHttp: boolean): strin
   if (checked.kind === 'insecure_url') throw new AppFailure(appError('insecure_url', checked.message));
   throw invalidField('baseUrl', checked.message);
 }
+
+/**
+ * A base URL's checked form and host, remembered: the gateway builds a client per request, and
+ * parsing the address twice was most of that. Only accepted addresses are kept (a few at most).
+ */
+const checkedBaseUrls = new Map<string, { baseUrl: string; host: string }>();
+const MAX_CHECKED_BASE_URLS = 16;
+
+export function checkedBaseUrl(raw: string, allowInsecureHttp: boolean): { baseUrl: string; host: string } {
+  // Stryker disable next-line StringLiteral: any two different words keep the two allowances apart.
+  const key = `${allowInsecureHttp ? 'insecure' : 'secure'} ${raw}`;
+  let checked = checkedBaseUrls.get(key);
+  if (!checked) {
+    const baseUrl = normalizeBaseUrl(raw, allowInsecureHttp);
+    checked = { baseUrl, host: new URL(baseUrl).host };
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only limits what is remembered, never an answer.
+    if (checkedBaseUrls.size >= MAX_CHECKED_BASE_URLS) checkedBaseUrls.clear();
+    checkedBaseUrls.set(key, checked);
+  }
+  return checked;
+}

@@ -21,7 +21,7 @@ import {
   type UpdateReportFields,
 } from '../../../shared/report';
 import { redact, registerSecret, silentLogger, type Logger } from '../log';
-import { normalizeBaseUrl } from './baseUrl';
+import { checkedBaseUrl } from './baseUrl';
 import {
   failureForStatus,
   networkFailure,
@@ -162,8 +162,8 @@ export class ReportServiceClient {
 
   constructor(options: ReportServiceClientOptions) {
     registerSecret(options.apiKey);
-    this.baseUrl = normalizeBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
-    this.host = new URL(this.baseUrl).host;
+    const address = checkedBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
+    ({ baseUrl: this.baseUrl, host: this.host } = address);
     const apiKey = options.apiKey.trim();
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       // A key with spaces or line breaks cannot go into a header; fetch's own error would quote it.

@@ -57,9 +57,11 @@ export class Connections {
   /** The CLI's --profile: this session acts on that profile without changing the saved choice. */
   private pinnedProfileId: string | null = null;
   private readonly log: Logger;
+  private readonly apiLog: Logger;
 
   constructor(private readonly options: ConnectionsOptions) {
     this.log = options.logger.child('gateway');
+    this.apiLog = options.logger.child('api');
   }
 
   get demo(): DemoLauncher | undefined {
@@ -74,7 +76,7 @@ export class Connections {
       fetch: this.options.fetch,
       timeoutMs: overrides.timeoutMs ?? this.options.client?.timeoutMs ?? 8_000,
       retry: { maxAttempts: 2, ...this.options.client?.retry, ...overrides.retry },
-      logger: this.options.logger.child('api'),
+      logger: this.apiLog,
     });
   }
 
@@ -94,8 +96,9 @@ export class Connections {
   }
 
   private activeProfile(): StoredProfile {
-    const id = this.activeProfileId();
-    const profile = id ? this.options.profiles.get(id) : undefined;
+    const pinned = this.pinnedProfileId;
+    const profile =
+      pinned === null ? this.options.profiles.activeProfile() : this.options.profiles.get(pinned);
     if (!profile) throw new AppFailure(appError('no_profile'));
     return profile;
   }

@@ -5,8 +5,10 @@
  */
 import type { ContractHandlers } from '../../../shared/contract';
 import type { CacheViews } from './cacheViews';
+import type { Connections } from './connection';
 import type { Connectivity } from './connectivity';
 import type { ExportService } from './exportService';
+import { firstScreen } from './firstScreen';
 import type { Links } from './links';
 import type { ProfilesService } from './profilesService';
 import type { ReportsService } from './reportsService';
@@ -22,10 +24,12 @@ export interface GatewayServices {
   connectivity: Connectivity;
   links: Links;
   updates: UpdatesService;
+  connections: Connections;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
-  const { profiles, reports, exports, cacheViews, sync, connectivity, links, updates } = services;
+  const { profiles, reports, exports, cacheViews, sync, connectivity, links, updates, connections } =
+    services;
   return {
     'profiles:list': () => profiles.state(),
     'profiles:add': (input) => profiles.add(input),
@@ -67,5 +71,6 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     'updates:setPreferences': async (changes) => updates.setPreferences(changes),
     'updates:restart': async (options) => updates.restart(options),
     'updates:cancelRestart': async () => updates.cancelRestart(),
+    'app:firstScreen': (input) => firstScreen(input, { profiles, reports, connectivity, connections }),
   };
 }

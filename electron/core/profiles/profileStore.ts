@@ -120,6 +120,13 @@ export class ProfileStore {
     return this.state.activeId;
   }
 
+  /** The active profile, with one look at the file (each request asks): undefined when none is. */
+  activeProfile(): StoredProfile | undefined {
+    this.refresh();
+    const found = this.state.profiles.find((profile) => profile.id === this.state.activeId);
+    return found && { ...found };
+  }
+
   /** A fresh profile id, for a key stored before its profile (see Gateway.addProfile). */
   static newId(): string {
     return randomBytes(12).toString('base64url');

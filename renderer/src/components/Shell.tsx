@@ -8,11 +8,13 @@ import { ageOf, formatTime } from '../lib/format';
 import { focusScreenHeading, useScreenFocus } from '../lib/focus';
 import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, pathOf, useRoute, type Route } from '../lib/router';
-import { SHOW_SHORTCUTS_EVENT, ShortcutSheet } from './ShortcutSheet';
+import { LazyPart, ShortcutSheet } from '../lazyParts';
 import { UpdateReadyBar } from './UpdateReadyBar';
 import { WRITE_BLOCK_REASON_ID } from './WriteActionButton';
 
 export const PROFILE_SWITCHER_ID = 'profile-switcher';
+/** Asks the shell to show the shortcut sheet (the Help menu's command). */
+export const SHOW_SHORTCUTS_EVENT = 'reportdesk:show-shortcuts';
 
 function ProfileSwitcher() {
   const client = useQueryClient();
@@ -315,7 +317,11 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
         </div>
       </div>
       <Toasts />
-      {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}
+      {shortcutsOpen && (
+        <LazyPart>
+          <ShortcutSheet onClose={() => setShortcutsOpen(false)} />
+        </LazyPart>
+      )}
     </div>
   );
 }

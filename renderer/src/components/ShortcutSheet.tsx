@@ -2,8 +2,6 @@
 import { Fragment } from 'react';
 import { Modal } from './Modal';
 
-export const SHOW_SHORTCUTS_EVENT = 'reportdesk:show-shortcuts';
-
 /** Keys and what they do; the README lists the same. */
 export const SHORTCUTS: { area: string; keys: { keys: string[][]; does: string }[] }[] = [
   {

@@ -18,7 +18,7 @@ import type {
 } from '../../../shared/contract';
 import { normalizeListQuery, type NormalizedListQuery, type Report } from '../../../shared/model';
 import { call } from './bridge';
-import { listStateToQuery, loadListState, type ListState } from './listState';
+import { listStateToQuery, type ListState } from './listState';
 
 export const queryKeys = {
   profiles: ['profiles'] as const,
@@ -56,26 +56,6 @@ export function useProfiles() {
   });
 }
 
-/**
- * Starts the first screen's reads before React renders anything: the profiles and, when the
- * list is the first screen, the active profile's list as it was left, the moment its id is
- * known, instead of after the shell has rendered. Same keys and calls as the hooks use, so
- * they find the answers (or the requests in flight); a failure is theirs to show.
- */
-export function prefetchFirstScreen(client: QueryClient, withList: boolean): void {
-  client
-    .fetchQuery({ queryKey: queryKeys.profiles, queryFn: () => call('profiles:list'), staleTime: Infinity })
-    .then((state) => {
-      if (!withList || state.activeId === null) return;
-      const query = listStateToQuery(loadListState(state.activeId));
-      return client.prefetchQuery({
-        queryKey: queryKeys.reports(state.activeId, normalizeListQuery(query)),
-        queryFn: () => call('reports:list', query),
-      });
-    })
-    .catch(() => undefined);
-}
-
 /** The active profile's id, or null while loading or when there is none. */
 export function useActiveProfileId(): string | null {
   const { data } = useProfiles();
@@ -86,7 +66,7 @@ export function useActiveProfileId(): string | null {
  * Connectivity answers and events can arrive out of order (a "Try again" that started while
  * offline may answer after the event saying we are back): the state that changed last wins.
  */
-function latestConnectivity(
+export function latestConnectivity(
   current: ConnectivityState | undefined,
   incoming: ConnectivityState,
 ): ConnectivityState {
@@ -160,10 +140,17 @@ export function useCacheStatus(profileId: string | null) {
   });
 }
 
+/** Resolves once the frame being prepared is on screen. */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 export function useProjects(profileId: string | null) {
   return useQuery({
     ...scopedToProfile(profileId, queryKeys.projects),
-    queryFn: () => call('cache:projects'),
+    // Suggestions for the project filter, asked once the list is on screen, not in its way
+    // (issue 22: the call was a tenth of the first screen's render).
+    queryFn: () => afterPaint().then(() => call('cache:projects')),
     staleTime: 60_000,
   });
 }

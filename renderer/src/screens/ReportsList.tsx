@@ -8,16 +8,13 @@ import {
   type SortBy,
 } from '../../../shared/model';
 import { DateText, PrivacyBadge, RESULT_LABELS, ResultBadge } from '../components/Badges';
-import { BulkActions } from '../components/BulkActions';
 import { ErrorView } from '../components/ErrorView';
-import { ExportDialog } from '../components/ExportDialog';
-import { OpenLinkDialog } from '../components/OpenLinkDialog';
-import { OverviewPanel } from '../components/OverviewPanel';
 import { Pagination } from '../components/Pagination';
 import { PageCheckbox, SelectionBar } from '../components/SelectionControls';
 import { LoadingStatus, SkeletonRows } from '../components/Skeleton';
 import { ToolbarSelect, type SelectOption } from '../components/ToolbarSelect';
 import { WriteActionButton } from '../components/WriteActionButton';
+import { BulkActions, ExportDialog, LazyPart, OnceNeeded, OpenLinkDialog, OverviewPanel } from '../lazyParts';
 import { useReportVisibleSource } from '../lib/appState';
 import { ageOf } from '../lib/format';
 import {
@@ -187,25 +184,31 @@ export function ReportsList({ profileId }: { profileId: string }) {
         />
       </div>
 
-      <OverviewPanel
-        profileId={profileId}
-        filters={{ search: query.search, project: query.project, result: query.result }}
-      />
+      <LazyPart>
+        <OverviewPanel
+          profileId={profileId}
+          filters={{ search: query.search, project: query.project, result: query.result }}
+        />
+      </LazyPart>
 
       <SelectionBar selection={selection} />
-      <BulkActions
-        profileId={profileId}
-        selectedIds={selection.selectedIds}
-        onFinished={(failedIds) => {
-          // What failed stays selected, ready to try again.
-          selection.clear();
-          failedIds.forEach((id) => selection.toggle(id));
-        }}
-      />
-      {dialog === 'export' && (
-        <ExportDialog query={query} total={page?.total ?? null} onClose={() => setDialog(null)} />
-      )}
-      {dialog === 'open-link' && <OpenLinkDialog onClose={() => setDialog(null)} />}
+      <OnceNeeded when={selection.selectedIds.length > 0}>
+        <BulkActions
+          profileId={profileId}
+          selectedIds={selection.selectedIds}
+          onFinished={(failedIds) => {
+            // What failed stays selected, ready to try again.
+            selection.clear();
+            failedIds.forEach((id) => selection.toggle(id));
+          }}
+        />
+      </OnceNeeded>
+      <LazyPart>
+        {dialog === 'export' && (
+          <ExportDialog query={query} total={page?.total ?? null} onClose={() => setDialog(null)} />
+        )}
+        {dialog === 'open-link' && <OpenLinkDialog onClose={() => setDialog(null)} />}
+      </LazyPart>
 
       {reports.isFetching && page && <div className="fetch-bar" aria-hidden="true" />}
 
