@@ -69,6 +69,8 @@ export interface CacheStatus {
   /** Bytes of the whole database file (shared by every profile). */
   sizeBytes: number;
   lastFullSyncAt: string | null;
+  /** When the newest reports were last checked (a quick refresh); null when never. */
+  lastQuickRefreshAt: string | null;
   syncing: boolean;
   /** The data folder, set only when other users of the computer can read it (Settings warns). */
   exposedDataDir?: string;
@@ -87,8 +89,35 @@ export interface SyncSummary {
   completedAt: string;
   /** False when the listing could not be trusted: cached reports the run did not see were kept. */
   pruned: boolean;
-  /** Why nothing was pruned; null when `pruned`. */
+  /** Why nothing was pruned; null when `pruned` (and for a quick refresh, which never prunes). */
   reason: SyncKeptReason | null;
+  /** 'full': the whole list was read (make available offline); 'quick': only the newest reports. */
+  mode: 'full' | 'quick';
+  /** Reports new to the offline copy, and reports whose result, privacy, URL, project or date changed. */
+  added: number;
+  changed: number;
+  /** True only when the copy now equals one consistent read of the service's whole list. */
+  complete: boolean;
+  /** Reads of the whole list this sync needed (up to three when the list changed while read). */
+  passes: number;
+  /** Requests this run sent to the service (retries included). */
+  requests: number;
+  /** New bad reports and reports that turned bad, among the changes logged. */
+  badNews: number;
+}
+
+export type ChangeKind = 'added' | 'changed' | 'removed';
+
+/** A report's watched fields that changed: before → after (null where the report had none). */
+export type ChangeFields = Record<string, { before: unknown; after: unknown }>;
+
+/** One entry of a profile's change log. */
+export interface ReportChange {
+  id: string;
+  kind: ChangeKind;
+  /** ISO time the change was found. */
+  at: string;
+  fields: ChangeFields;
 }
 
 export interface ConnectivityState {
@@ -106,6 +135,8 @@ export interface SyncProgress {
   fetched: number;
   total: number | null;
   phase: 'fetching' | 'pruning' | 'done' | 'failed' | 'cancelled';
+  /** Which read of the whole list (1–3) a full sync is on; a quick refresh has 1. */
+  pass?: number;
 }
 
 /** An export of every page of a list query, ready to save. */

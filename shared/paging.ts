@@ -28,7 +28,8 @@ export const MAX_PAGES_PER_WALK = 5_000;
  */
 export const PAGES_AHEAD_PER_REQUEST = 2;
 
-export type PageWalkStop = 'end' | 'paging_ignored' | 'page_limit';
+/** 'caught_up': `onPage` said it had what it needed (a quick refresh reached what it knew). */
+export type PageWalkStop = 'end' | 'caught_up' | 'paging_ignored' | 'page_limit';
 
 /** How to ask a failed page again: after `delayMs`; `rateLimited` drops the walk to one at a time. */
 export interface PageRetry {
@@ -43,9 +44,10 @@ export interface PageWalkOptions<P extends ReportPage> {
   fetchPage: (page: number, signal: AbortSignal) => Promise<P>;
   /**
    * Called for every page that brought something new, in page order, before any later page
-   * is handed over; `fresh` are its reports not seen earlier in this walk. A throw ends the walk.
+   * is handed over; `fresh` are its reports not seen earlier in this walk. A throw ends the walk;
+   * so does 'stop' (stop 'caught_up'), without asking for another page.
    */
-  onPage: (page: P, fresh: Report[], pageNumber: number) => void | Promise<void>;
+  onPage: (page: P, fresh: Report[], pageNumber: number) => void | 'stop' | Promise<void | 'stop'>;
   /** Total announced before this walk started (a resumed sync), for the page bound. */
   knownTotal?: number | null;
   /** The hard maximum of pages asked (default MAX_PAGES_PER_WALK). */
@@ -228,7 +230,7 @@ export async function followPages<P extends ReportPage>(
       const fresh = page.reports.filter((report) => !seen.has(String(report.id)));
       if (page.reports.length > 0 && fresh.length === 0) return finish('paging_ignored', pageNumber);
       for (const report of fresh) seen.add(String(report.id));
-      await options.onPage(page, fresh, pageNumber);
+      if ((await options.onPage(page, fresh, pageNumber)) === 'stop') return finish('caught_up', pageNumber);
       const ended =
         page.reports.length === 0 ||
         page.reports.length < page.perPage ||

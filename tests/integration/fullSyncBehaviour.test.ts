@@ -41,6 +41,8 @@ const serve = (reports: readonly Report[]) => async (page: number) => pageOf(rep
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 const staleKept = () => cache.getReport('p', STALE.id) !== null;
+/** The unfinished sync's progress as the cache keeps it (syncState.ts). */
+const progress = () => JSON.parse(cache.getMeta('p', 'sync_progress') ?? 'null') as Record<string, unknown>;
 const failureOf = async (run: Promise<unknown>) => {
   const error = await run.then(
     () => null,
@@ -139,9 +141,17 @@ describe('what makes a listing whole', () => {
       ...page,
       total: 260,
     }));
-    expect(summary).toMatchObject({ fetched: 250, pruned: false, removed: 0, reason: 'listing_changed' });
+    expect(summary).toMatchObject({
+      fetched: 250,
+      pruned: false,
+      removed: 0,
+      reason: 'listing_changed',
+      complete: false,
+      passes: 3,
+    });
     expect(staleKept()).toBe(true);
-    expect(phases).toEqual(['fetching', 'fetching', 'fetching', 'done']);
+    // Three reads of three pages, and never a pruning phase.
+    expect(phases).toEqual([...Array<string>(9).fill('fetching'), 'done']);
   });
 
   it('a listing without totals, read to its short last page, prunes', async () => {
@@ -155,8 +165,8 @@ describe('what makes a listing whole', () => {
   });
 });
 
-describe('a resumed sync carries on from its earlier passes', () => {
-  /** One pass of the sync that is cancelled when it asks for page `stopAt`. */
+describe('a resumed sync carries on from its earlier runs', () => {
+  /** One run of the sync that is cancelled when it asks for page `stopAt`. */
   async function cancelledPass(options: Omit<FullSyncOptions, 'cache' | 'scope' | 'signal'>, stopAt: number) {
     const controller = new AbortController();
     const error = await failureOf(
@@ -175,10 +185,10 @@ describe('a resumed sync carries on from its earlier passes', () => {
     expect(error).toMatchObject({ kind: 'cancelled', message: CANCELLED });
   }
 
-  it('keeps its start time and the mark that the listing changed in an earlier pass', async () => {
+  it('keeps its start time and the mark that the listing changed in an earlier run', async () => {
     const reports = generateReports(400);
     cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
-    // Pass 1 sees the total change on page 2, and is cancelled asking page 3.
+    // Run 1 sees the total change on page 2, and is cancelled asking page 3.
     await cancelledPass(
       {
         now: () => new Date('2024-06-01T10:00:00Z'),
@@ -186,22 +196,23 @@ describe('a resumed sync carries on from its earlier passes', () => {
       },
       3,
     );
-    expect(cache.getMeta('p', 'sync_started_at')).toBe('2024-06-01T10:00:00.000Z');
-    // Pass 2, an hour later, reads page 3 only.
+    expect(progress()).toMatchObject({ startedAt: '2024-06-01T10:00:00.000Z', pass: 1, changed: true });
+    // Run 2, an hour later, reads page 3 only.
     await cancelledPass({ now: () => new Date('2024-06-01T11:00:00Z'), fetchPage: serve(reports) }, 4);
-    expect(cache.getMeta('p', 'sync_started_at')).toBe('2024-06-01T10:00:00.000Z');
-    expect(cache.getMeta('p', 'sync_next_page')).toBe('4');
+    expect(progress()).toMatchObject({ startedAt: '2024-06-01T10:00:00.000Z', nextPage: 4, changed: true });
 
-    // Pass 3 reads a steady last page, but the sync as a whole saw the listing move.
+    // Run 3 reads a steady last page, but that read as a whole saw the listing move: it reads
+    // the list again (a second pass), which is steady, and prunes.
     const asked: number[] = [];
     const summary = await runFullSync({
       cache,
       scope: 'p',
+      concurrency: 1,
       fetchPage: async (page) => (asked.push(page), pageOf(reports, page)),
     });
-    expect(asked).toEqual([4]);
-    expect(summary).toMatchObject({ fetched: 400, pages: 4, pruned: false, reason: 'listing_changed' });
-    expect(staleKept()).toBe(true);
+    expect(asked).toEqual([4, 1, 2, 3, 4]);
+    expect(summary).toMatchObject({ fetched: 400, pages: 4, pruned: true, reason: null, passes: 2 });
+    expect(staleKept()).toBe(false);
   });
 
   it('a listing without totals, resumed, still prunes', async () => {
@@ -255,7 +266,7 @@ describe('the lease renewal timer', () => {
               // A slow page: only the timer renews the claim while it is in flight.
               const start = Date.now();
               const look = () =>
-                seen.push({ at: Date.now() - start, expiresAt: cache.syncLease('p')!.expiresAt - start });
+                seen.push({ at: Date.now() - start, expiresAt: cache.leases.held('p')!.expiresAt - start });
               look();
               for (const wait of [every - 1, 1, every - 1, 1]) {
                 await tick(wait);
@@ -287,7 +298,7 @@ describe('the lease renewal timer', () => {
       leaseMs,
       fetchPage: async (page) => {
         if (page === 2) {
-          const firstExpiry = cache.syncLease('p')!.expiresAt;
+          const firstExpiry = cache.leases.held('p')!.expiresAt;
           // Wait past the claim's expiry as it stood: only the timer (every leaseMs / 3) can
           // have kept it.
           while (Date.now() <= firstExpiry + 100) await tick(20);
@@ -316,7 +327,7 @@ describe('the lease renewal timer', () => {
         fetchPage: async (page, signal) => {
           if (page === 2) {
             // Another process found the claim expired (its clock past it) and took it over.
-            expect(cache.acquireSyncLease('p', 'someone-else', Date.now() + 10_000, 10_000)).toBe(true);
+            expect(cache.leases.acquire('p', 'someone-else', Date.now() + 10_000, 10_000)).toBe(true);
             // The page never answers; only the renewal timer noticing the loss ends it.
             aborted = await abortedWithin(signal, 3_000);
           }
@@ -328,7 +339,7 @@ describe('the lease renewal timer', () => {
     expect(error).toMatchObject({ kind: 'busy', reason: 'sync_taken_over', message: TAKEN_OVER });
     expect(phases.at(-1)).toBe('failed');
     expect(staleKept()).toBe(true);
-    expect(cache.syncLease('p')?.owner).toBe('someone-else');
+    expect(cache.leases.held('p')?.owner).toBe('someone-else');
   });
 
   it('a renewal that finds the file busy is tried again at the next tick, and the sync completes', async () => {
@@ -340,10 +351,10 @@ describe('the lease renewal timer', () => {
     // SqliteError with that code, so the renewal meets it as a throw, not as a refusal.
     // reportCache.test.ts ("a busy database is never moved aside") proves that throw against a
     // real lock held by another process.
-    const renew = cache.renewSyncLease.bind(cache);
+    const renew = cache.leases.renew.bind(cache.leases);
     let busy = false;
     let refusedRenewals = 0;
-    cache.renewSyncLease = (...args) => {
+    cache.leases.renew = (...args) => {
       if (!busy) return renew(...args);
       refusedRenewals += 1;
       throw new Database.SqliteError('database is locked', 'SQLITE_BUSY');

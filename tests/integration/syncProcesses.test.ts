@@ -247,7 +247,7 @@ describe('one full sync per profile across processes', () => {
     const cache = ReportCache.open(dataPaths(dataDir).cache);
     let expiresAt: number;
     try {
-      const lease = cache.syncLease(scope);
+      const lease = cache.leases.held(scope);
       expect(lease).not.toBeNull();
       expiresAt = lease!.expiresAt;
       // The bound: the dead process blocks the next sync for at most its lease duration.
@@ -274,29 +274,36 @@ describe('one full sync per profile across processes', () => {
 });
 
 describe('prune only what is provably gone', () => {
-  it('a deletion during a sync prunes no live report; the next sync removes the deleted one', async () => {
+  it('a deletion during a sync: one `cache sync` settles it, exit 0, complete, the copy equal to the service', async () => {
     expect((await cli(['cache', 'sync'])).code).toBe(0);
     const before = await serviceIds();
     expect(cachedIds()).toEqual(before);
 
     // The first report of page 1 is deleted once page 2 was served: page 3 onwards shifts by one.
     service.faults.deleteDuringListing({ afterPage: 2 });
+    const run = await cli(['cache', 'sync', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const live = await serviceIds();
+    expect(before.filter((id) => !live.includes(id))).toHaveLength(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ complete: true, pruned: true, passes: 2, removed: 1 });
+    expect(cachedIds()).toEqual(live);
+  }, 120_000);
+
+  it('a deletion during every read: `cache sync` says the copy may be incomplete, and no live report is missing', async () => {
+    expect((await cli(['cache', 'sync'])).code).toBe(0);
+    service.faults.deleteDuringListing({ afterPage: 2, times: 3 });
     const run = await cli(['cache', 'sync']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /The reports on the service changed while they were read, so no cached report was removed; run the sync again to settle it\.\n$/,
+      /The reports on the service kept changing while they were read \(3 reads\), so the offline copy may be incomplete and no cached report was removed; run the sync again later to settle it\.\n$/,
     );
+    expect(run.stdout).not.toContain('complete.');
     const live = await serviceIds();
-    const deleted = before.filter((id) => !live.includes(id));
-    expect(deleted).toHaveLength(1);
     const cached = cachedIds();
-    // Every live report is still cached (the one the shifted pages skipped included)…
     expect(live.filter((id) => !cached.includes(id))).toEqual([]);
-    // …and the deleted one is kept until a sync can prove it gone.
-    expect(cached).toContain(deleted[0]);
-
+    // At rest, the next one settles it.
     const json = await cli(['cache', 'sync', '--json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ pruned: true, reason: null, removed: 1 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ complete: true, passes: 1, removed: 3 });
     expect(cachedIds()).toEqual(live);
   }, 120_000);
 

@@ -12,6 +12,7 @@ const STATUS: CacheStatus = {
   reportCount: 3,
   sizeBytes: 4096,
   lastFullSyncAt: null,
+  lastQuickRefreshAt: null,
   syncing: false,
 };
 

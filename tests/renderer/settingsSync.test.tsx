@@ -14,6 +14,7 @@ const STATUS: CacheStatus = {
   reportCount: 120,
   sizeBytes: 4096,
   lastFullSyncAt: null,
+  lastQuickRefreshAt: null,
   syncing: false,
 };
 
@@ -54,6 +55,13 @@ describe('Settings: Make available offline', () => {
       completedAt: '2025-01-01T10:00:00.000Z',
       pruned: false,
       reason: 'listing_changed',
+      mode: 'full',
+      added: 119,
+      changed: 0,
+      complete: false,
+      passes: 3,
+      requests: 6,
+      badNews: 0,
     };
     settingsBridge({
       'cache:status': () => STATUS,
@@ -125,6 +133,13 @@ describe('Settings: what this window learns from its own sync', () => {
       completedAt: '2025-01-01T10:00:00.000Z',
       pruned: true,
       reason: null,
+      mode: 'full',
+      added: 0,
+      changed: 0,
+      complete: true,
+      passes: 1,
+      requests: 2,
+      badNews: 0,
     };
     settingsBridge({
       'cache:status': statusOnce(),

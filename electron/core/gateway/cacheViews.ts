@@ -20,9 +20,11 @@ export class CacheViews {
 
   status(): CacheStatus {
     const scope = this.connections.activeScope();
-    const status = scope ? this.cache.status(scope) : { reportCount: 0, sizeBytes: 0, lastFullSyncAt: null };
+    const status = scope
+      ? this.cache.status(scope)
+      : { reportCount: 0, sizeBytes: 0, lastFullSyncAt: null, lastQuickRefreshAt: null };
     // A sync of this scope may be running in another process (its unexpired lease).
-    const lease = scope ? this.cache.syncLease(scope) : null;
+    const lease = scope ? this.cache.leases.held(scope) : null;
     const elsewhere = lease !== null && lease.expiresAt > this.now().getTime();
     return {
       profileId: scope,

@@ -76,6 +76,12 @@ export class SyncService {
         now,
         leaseMs,
         fetchPage: (page, signal) => (page === 1 ? firstPage(signal) : listPage(page, signal)),
+        // A cached report the read did not see, between two pages: gone (404), or skipped.
+        fetchReport: (id, signal) =>
+          client.getReport(id, { signal }).catch((thrown: unknown) => {
+            if (thrown instanceof AppFailure && thrown.error.kind === 'not_found') return null;
+            throw thrown;
+          }),
         onProgress: (progress) => events.emit('sync:progress', { ...progress, profileId: connection.scope }),
       });
       policy.settled();
