@@ -28,6 +28,12 @@ export const CHANNEL_NAMES = [
   'cache:clear',
   'cache:projects',
   'cache:overview',
+  'changes:list',
+  'changes:summary',
+  'changes:marks',
+  'changes:markSeen',
+  'offline:get',
+  'offline:set',
   'connectivity:status',
   'connectivity:check',
   'shell:openExternal',
@@ -42,6 +48,8 @@ export const EVENT_NAMES = [
   'profiles:changed',
   'app:navigate',
   'app:command',
+  'offline:changed',
+  'offline:refreshed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

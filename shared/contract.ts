@@ -104,6 +104,8 @@ export interface SyncSummary {
   requests: number;
   /** New bad reports and reports that turned bad, among the changes logged. */
   badNews: number;
+  /** Set when this run (the app's first "Make available offline") turned "Keep available offline" on. */
+  keepOfflineTurnedOn?: boolean;
 }
 
 export type ChangeKind = 'added' | 'changed' | 'removed';
@@ -184,6 +186,62 @@ export interface CacheOverview {
   /** Per project, by name; "" for reports without a project. */
   projects: ({ project: string } & ResultCounts)[];
   lastFullSyncAt: string;
+}
+
+/** One report in "Changes since …": what its unseen changes came to (first before → last after). */
+export interface ChangedReport extends ReportChange {
+  /** A new report that is bad, or one whose result turned bad. */
+  bad: boolean;
+  /** The report as the offline copy holds it now; null once removed. */
+  report: Report | null;
+}
+
+/** "Changes since …": the profile's unseen changes, counted per report. */
+export interface ChangesSummary {
+  profileId: string | null;
+  /** Since when: the last "mark all as seen", else the first full sync; null before that. */
+  since: string | null;
+  counts: { added: number; addedBad: number; changed: number; turnedBad: number; removed: number };
+  /** Newest first, at most CHANGES_SHOWN. */
+  items: ChangedReport[];
+  /** Changed reports beyond `items`. */
+  more: number;
+}
+
+/** How often the newest reports are checked: minutes, or null for only by hand. */
+export type RefreshMinutes = 5 | 15 | 60 | null;
+export const REFRESH_MINUTES: readonly RefreshMinutes[] = [5, 15, 60, null];
+
+/** A profile's "Keep available offline" options (profiles.json; no secrets). */
+export interface OfflineOptions {
+  keepOffline: boolean;
+  refreshMinutes: RefreshMinutes;
+  /** A system notification when a refresh finds new bad reports or reports that turned bad. */
+  notifyBad: boolean;
+}
+
+/** A profile's offline copy as "Keep available offline" sees it. */
+export interface OfflineState extends OfflineOptions {
+  profileId: string;
+  /** False until the user (or the first "Make available offline") chose keepOffline. */
+  keepOfflineChosen: boolean;
+  lastQuickRefreshAt: string | null;
+  lastFullSyncAt: string | null;
+  /** What this app is running for the profile now. */
+  running: 'quick' | 'full' | null;
+  /** The daily full sync is due but waits for mains power (or for the user). */
+  waitingForPower: boolean;
+  /** The last automatic run's failure (the service out of reach…); null after a success. */
+  lastError: AppError | null;
+}
+
+/** After every refresh or sync this app ran: what it found, and whether to notify about it. */
+export interface OfflineRefreshed {
+  profileId: string;
+  profileName: string;
+  summary: SyncSummary;
+  /** The profile asked for a notification of bad news (the front end decides when to show one). */
+  notifyBad: boolean;
 }
 
 /** Where a reportdesk:// link leads, after switching to its profile. */
@@ -277,6 +335,33 @@ export const ExportSaveInputSchema = z
   })
   .strict();
 export const OverviewInputSchema = ListQuerySchema.pick({ search: true, project: true, result: true });
+export const SyncInputSchema = z
+  .object({
+    /** Only the newest reports (the quick refresh). */
+    quick: z.boolean().optional(),
+    /** The app's first "Make available offline" turns "Keep available offline" on. */
+    turnOnKeepOffline: z.boolean().optional(),
+  })
+  .strict()
+  .optional();
+/** At most this many reports are listed by "Changes since …" (and marked at once). */
+export const CHANGES_SHOWN = 200;
+const isoTime = z
+  .string()
+  .max(64)
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'Not a date and time (e.g. 2026-11-23T09:00:00Z).');
+export const ChangesListInputSchema = z.object({ since: isoTime.optional() }).strict().optional();
+const reportIds = z.array(ReportIdSchema).max(CHANGES_SHOWN);
+export const ChangesMarksInputSchema = z.object({ ids: reportIds }).strict();
+export const ChangesMarkSeenInputSchema = z.object({ ids: reportIds.optional() }).strict().optional();
+export const OfflineSetInputSchema = z
+  .object({
+    profileId,
+    keepOffline: z.boolean().optional(),
+    refreshMinutes: z.union([z.literal(5), z.literal(15), z.literal(60), z.null()]).optional(),
+    notifyBad: z.boolean().optional(),
+  })
+  .strict();
 
 // ---- Channels -----------------------------------------------------------------------------
 
@@ -325,14 +410,27 @@ export const CHANNELS = {
   'account:get': channel<typeof none, AccountResult>(none),
 
   'cache:status': channel<typeof none, CacheStatus>(none),
-  /** Full sync ("make available offline"); progress arrives as `sync:progress` events. */
-  'cache:sync': channel<typeof none, SyncSummary>(none),
+  /** Full sync ("make available offline"), or the quick refresh; progress as `sync:progress` events. */
+  'cache:sync': channel<typeof SyncInputSchema, SyncSummary>(SyncInputSchema),
   'cache:cancelSync': channel<typeof none, { cancelled: boolean }>(none),
   'cache:clear': channel<typeof none, CacheStatus>(none),
   /** Project names seen in the active profile's cache, for filter suggestions. */
   'cache:projects': channel<typeof none, string[]>(none),
   /** Result counts from the cache after a full sync; null when nothing is synced. */
   'cache:overview': channel<typeof OverviewInputSchema, CacheOverview | null>(OverviewInputSchema),
+  /** The active profile's change log, newest first (the CLI's `cache changes`). */
+  'changes:list': channel<typeof ChangesListInputSchema, { changes: ReportChange[] }>(ChangesListInputSchema),
+  /** "Changes since …" of the active profile. */
+  'changes:summary': channel<typeof none, ChangesSummary>(none),
+  /** Of these ids, the ones the list marks as new (unseen "added"). */
+  'changes:marks': channel<typeof ChangesMarksInputSchema, { newIds: string[] }>(ChangesMarksInputSchema),
+  /** Marks these reports' changes (a report opened), or all of them, as seen. */
+  'changes:markSeen': channel<typeof ChangesMarkSeenInputSchema, ChangesSummary>(ChangesMarkSeenInputSchema),
+  /** A profile's "Keep available offline" options and when its copy was last checked. */
+  'offline:get': channel<z.ZodObject<{ profileId: typeof profileId }>, OfflineState>(
+    z.object({ profileId }).strict(),
+  ),
+  'offline:set': channel<typeof OfflineSetInputSchema, OfflineState>(OfflineSetInputSchema),
 
   'connectivity:status': channel<typeof none, ConnectivityState>(none),
   /** Probes the service now (the "retry" button) and answers the new state. */
@@ -363,6 +461,10 @@ export interface EventPayloads {
   'app:navigate': { path: string; notice?: string };
   /** A menu item asks the renderer to run a command (refresh, new report, focus search…). */
   'app:command': { command: AppCommand };
+  /** A profile's offline state changed (options, a run started or ended). */
+  'offline:changed': OfflineState;
+  /** A refresh or sync this app ran has ended. */
+  'offline:refreshed': OfflineRefreshed;
 }
 // Every event has a payload type, and every payload type an event.
 const _payloadForEveryEvent: [

@@ -68,7 +68,7 @@ function dateText(value: unknown): string {
 }
 
 /** Columns padded to their widest cell; the last column is left ragged. */
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col].length)));
   const line = (cells: string[]) =>
     cells

@@ -12,11 +12,13 @@ import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
 import { Accounts } from './gateway/accounts';
 import { CacheViews } from './gateway/cacheViews';
+import { ChangesService } from './gateway/changesService';
 import { Connections, type ClientSettings, type Connection, type DemoLauncher } from './gateway/connection';
 import { Connectivity } from './gateway/connectivity';
 import { ExportService, type SaveExport } from './gateway/exportService';
 import { gatewayHandlers } from './gateway/gateway';
 import { Links } from './gateway/links';
+import { OfflineService } from './gateway/offlineService';
 import { OnlinePolicy } from './gateway/onlinePolicy';
 import { ProfilesService } from './gateway/profilesService';
 import { ReportsService } from './gateway/reportsService';
@@ -124,7 +126,15 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   );
   const policy = new OnlinePolicy(connections, connectivity, options.offlineFallback ?? true);
   const accounts = new Accounts(cache, now, logger);
-  const sync = new SyncService({ connections, policy, cache, events, now, leaseMs: options.syncLeaseMs });
+  const sync = new SyncService({
+    connections,
+    profiles,
+    policy,
+    cache,
+    events,
+    now,
+    leaseMs: options.syncLeaseMs,
+  });
   const profileService = new ProfilesService({
     profiles,
     keys,
@@ -137,6 +147,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     sync,
   });
   const reports = new ReportsService(connections, policy, cache, accounts, now);
+  const offline = new OfflineService(profiles, connections, cache, sync, events);
   const handlers = gatewayHandlers({
     profiles: profileService,
     reports,
@@ -151,6 +162,8 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     sync,
     connectivity,
     links: new Links(profiles, (id) => profileService.activate(id), options.openExternal),
+    changes: new ChangesService(connections, cache, now),
+    offline,
   });
   let closed = false;
   return {
@@ -166,6 +179,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
       if (closed) return;
       closed = true;
       profileService.close();
+      offline.close();
       sync.cancel();
       connectivity.close();
       await demo?.stop();

@@ -48,9 +48,11 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 const cli = (args: string[], extra?: Record<string, string>) => spawnCliCaptured(args, env(extra));
 
 /** The app's "Make available offline" in its own process (the gateway, real keychain). */
-function appSync(): Promise<{ ok: true; value: SyncSummary } | { ok: false; error: AppError }> {
+function appSync(
+  mode: 'full' | 'quick' = 'full',
+): Promise<{ ok: true; value: SyncSummary } | { ok: false; error: AppError }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', APP_SYNC_CHILD, dataDir], {
+    const child = spawn(process.execPath, ['--import', 'tsx', APP_SYNC_CHILD, dataDir, mode], {
       cwd: ROOT,
       env: { ...process.env, ...env() },
     });
@@ -215,6 +217,36 @@ describe('one full sync per profile across processes', () => {
       }
       if (cliOutcome === 'refused') refusals++;
       expect(app.ok || cliOutcome === 'ok').toBe(true);
+      expect(cachedIds()).toEqual(await serviceIds());
+    }
+    expect(refusals).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("the app's quick refresh racing a CLI sync, five times: one refused with its sentence or both in turn, nothing lost", async () => {
+    let refusals = 0;
+    for (let round = 0; round < 5; round++) {
+      await churn(3);
+      const before = new Set(cachedIds());
+      const added = (await serviceIds()).filter((id) => !before.has(id));
+      const [app, run] = await slowly(() =>
+        Promise.all([appSync('quick'), cli(['cache', 'sync', '--json'])]),
+      );
+      const cliOutcome = expectOkOrRefused(run);
+      if (!app.ok) {
+        expect(app.error).toMatchObject({ kind: 'busy', reason: 'sync_running' });
+        refusals++;
+      } else {
+        expect(app.value).toMatchObject({ mode: 'quick', pruned: false, complete: false });
+      }
+      expect(app.ok || cliOutcome === 'ok').toBe(true);
+      // Whatever ran first, the new reports are in the copy.
+      const cached = cachedIds();
+      expect(added.filter((id) => !cached.includes(id))).toEqual([]);
+      if (cliOutcome === 'refused') {
+        refusals++;
+        // The user runs it again, as the refusal says: then the copy equals the service.
+        expect((await cli(['cache', 'sync'])).code).toBe(0);
+      }
       expect(cachedIds()).toEqual(await serviceIds());
     }
     expect(refusals).toBeGreaterThan(0);

@@ -34,7 +34,12 @@ import { AppFailure, appError } from '../../../shared/errors';
 import { followPages, type PageRetry, type PageWalkResult, type PageWalkStop } from '../../../shared/paging';
 import type { Report, ReportPage } from '../../../shared/report';
 import { compareIds, idsInGaps, type PageGap } from './pageGaps';
-import { LAST_FULL_SYNC_META, REFRESH_HIGH_ID_META, type ReportCache } from './reportCache';
+import {
+  CHANGES_SINCE_META,
+  LAST_FULL_SYNC_META,
+  REFRESH_HIGH_ID_META,
+  type ReportCache,
+} from './reportCache';
 import { DEFAULT_SYNC_LEASE_MS, holdSyncLease, runFailure, type HeldLease } from './syncLease';
 import {
   clearSyncState,
@@ -265,6 +270,9 @@ function finish(options: FullSyncOptions, lease: HeldLease, ending: Ending): Syn
     const count = reason === null ? cache.pruneUnseen(scope, mark, completedAt) : 0;
     // Read to its end, the listing is as fresh as now; a walk cut short is not a full sync.
     if (walk.stop === 'end') {
+      // The change log starts with the first full sync: from then on the copy is the baseline.
+      if (cache.getMeta(scope, LAST_FULL_SYNC_META) === null)
+        cache.setMeta(scope, CHANGES_SINCE_META, completedAt);
       cache.setMeta(scope, LAST_FULL_SYNC_META, completedAt);
       cache.setMeta(scope, REFRESH_HIGH_ID_META, state.lastId);
     }

@@ -34,7 +34,7 @@ export type { CacheQueryResult } from './listQuery';
 /** The cache's part of the contract's CacheStatus; the gateway adds the rest. */
 export type CacheStatusInfo = Omit<CacheStatus, 'profileId' | 'syncing'>;
 
-export { LAST_FULL_SYNC_META, SYNC_ID_META } from './reportWrites';
+export { CHANGES_SINCE_META, LAST_FULL_SYNC_META, SYNC_ID_META } from './reportWrites';
 /** Meta key holding the newest id a complete read saw: a quick refresh reads down to it. */
 export const REFRESH_HIGH_ID_META = 'refresh_high_id';
 /** Meta key set when a quick refresh (the newest reports) completes. */

@@ -13,6 +13,8 @@ import { addedFields, changedFields, isBadNews, removedFields } from './reportDi
 
 /** Meta key set when a full sync completes; from the first one on, changes are logged. */
 export const LAST_FULL_SYNC_META = 'last_full_sync_at';
+/** Meta key: since when the change log's unseen entries count (the first full sync, then "mark all as seen"). */
+export const CHANGES_SINCE_META = 'changes_since';
 /** Meta key holding the mark of an unfinished full sync; reports written meanwhile count as seen. */
 export const SYNC_ID_META = 'sync_id';
 

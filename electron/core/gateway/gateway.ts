@@ -5,9 +5,11 @@
  */
 import type { ContractHandlers } from '../../../shared/contract';
 import type { CacheViews } from './cacheViews';
+import type { ChangesService } from './changesService';
 import type { Connectivity } from './connectivity';
 import type { ExportService } from './exportService';
 import type { Links } from './links';
+import type { OfflineService } from './offlineService';
 import type { ProfilesService } from './profilesService';
 import type { ReportsService } from './reportsService';
 import type { SyncService } from './syncService';
@@ -20,10 +22,12 @@ export interface GatewayServices {
   sync: SyncService;
   connectivity: Connectivity;
   links: Links;
+  changes: ChangesService;
+  offline: OfflineService;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
-  const { profiles, reports, exports, cacheViews, sync, connectivity, links } = services;
+  const { profiles, reports, exports, cacheViews, sync, connectivity, links, changes, offline } = services;
   return {
     'profiles:list': () => profiles.state(),
     'profiles:add': (input) => profiles.add(input),
@@ -48,11 +52,17 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     'account:get': () => reports.account(),
 
     'cache:status': async () => cacheViews.status(),
-    'cache:sync': () => sync.run(),
+    'cache:sync': (input) => offline.syncNow(input),
     'cache:cancelSync': async () => ({ cancelled: sync.cancel() }),
     'cache:clear': async () => cacheViews.clear(),
     'cache:projects': async () => cacheViews.projects(),
     'cache:overview': async (input) => cacheViews.overview(input),
+    'changes:list': async (input) => changes.list(input),
+    'changes:summary': async () => changes.summary(),
+    'changes:marks': async (input) => changes.marks(input),
+    'changes:markSeen': async (input) => changes.markSeen(input),
+    'offline:get': async ({ profileId }) => offline.state(profileId),
+    'offline:set': async (input) => offline.set(input),
 
     'connectivity:status': async () => connectivity.current,
     'connectivity:check': () => connectivity.check(),

@@ -54,8 +54,9 @@ export class ReportsService {
           .client(connection)
           .getReport(id)
           .catch((thrown: unknown) => {
-            // Gone from the service: gone from this connection's cache too.
-            if (isNotFound(thrown)) this.cache.removeReport(connection.scope, id);
+            // Gone from the service: gone from this connection's cache too (and news).
+            if (isNotFound(thrown))
+              this.cache.removeReport(connection.scope, id, { at: this.now().toISOString() });
             throw thrown;
           });
         const fetchedAt = this.now().toISOString();
@@ -104,17 +105,19 @@ export class ReportsService {
       try {
         await this.connections.client(connection).deleteReport(id);
       } catch (thrown) {
-        if (isNotFound(thrown)) this.cache.removeReport(connection.scope, id);
+        if (isNotFound(thrown)) this.cache.removeReport(connection.scope, id, { own: true });
         throw thrown;
       }
-      this.cache.removeReport(connection.scope, id);
+      // The user's own deletion: not news for "Changes since …".
+      this.cache.removeReport(connection.scope, id, { own: true });
       return { deleted: id };
     });
   }
 
   private async cached(connection: Connection, written: Promise<Report>): Promise<Report> {
     const report = await written;
-    this.cache.putReport(connection.scope, report, this.now().toISOString());
+    // The user's own change: not news for "Changes since …".
+    this.cache.putReport(connection.scope, report, this.now().toISOString(), { own: true });
     return report;
   }
 }
