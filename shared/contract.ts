@@ -139,6 +139,8 @@ export interface SyncProgress {
   phase: 'fetching' | 'pruning' | 'done' | 'failed' | 'cancelled';
   /** Which read of the whole list (1–3) a full sync is on; a quick refresh has 1. */
   pass?: number;
+  /** A run of "Keep available offline" the user did not start. */
+  background?: boolean;
 }
 
 /** An export of every page of a list query, ready to save. */

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { ContractHandlers } from '../../shared/contract';
-import { ReportCache } from './cache/reportCache';
+import { LAST_FULL_SYNC_META, LAST_QUICK_REFRESH_META, ReportCache } from './cache/reportCache';
 import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
 import { Accounts } from './gateway/accounts';
@@ -28,6 +28,9 @@ import { KeyVault } from './keys/keyVault';
 import { silentLogger, type Logger } from './log';
 import { keepPrivate, preparePrivateDir, type DataDirAccess } from './privateFiles';
 import { ProfileStore } from './profiles/profileStore';
+import { offlineOptionsOf } from './offline/options';
+import type { PowerSource } from './offline/power';
+import { OfflineScheduler, type SchedulerOptions } from './offline/scheduler';
 
 export interface CoreServicesOptions {
   dataDir: string;
@@ -52,6 +55,12 @@ export interface CoreServicesOptions {
   demoLauncher?: (dataFile: string, logger: Logger) => DemoLauncher;
   /** How long a full sync's cross-process claim lasts unrenewed (default 20 s; tests shorten it). */
   syncLeaseMs?: number;
+  /**
+   * Keeps the offline copies of "Keep available offline" profiles current in the background
+   * (the app and the preview): where the power comes from, and (tests) the scheduler's clock.
+   * Without it nothing runs by itself (the CLI).
+   */
+  keepOffline?: { power: PowerSource } & Pick<SchedulerOptions, 'clock' | 'startDelayMs'>;
 }
 
 export interface CoreServices {
@@ -65,6 +74,8 @@ export interface CoreServices {
   profiles: ProfileStore;
   /** The data dir's mode; `readableByOthers` makes each front end warn. */
   dataDirAccess: DataDirAccess;
+  /** Every page of a list query, walked as the export walks them (the CLI's `reports list --all`). */
+  listAll: ExportService['collect'];
   close(): Promise<void>;
 }
 
@@ -148,10 +159,16 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   });
   const reports = new ReportsService(connections, policy, cache, accounts, now);
   const offline = new OfflineService(profiles, connections, cache, sync, events);
+  const exports = new ExportService(
+    (query, list) => reports.list(query, list),
+    events,
+    now,
+    options.saveExport,
+  );
   const handlers = gatewayHandlers({
     profiles: profileService,
     reports,
-    exports: new ExportService((query) => reports.list(query), events, now, options.saveExport),
+    exports,
     cacheViews: new CacheViews(
       connections,
       cache,
@@ -165,6 +182,31 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     changes: new ChangesService(connections, cache, now),
     offline,
   });
+  const scheduler = options.keepOffline
+    ? new OfflineScheduler({
+        ...options.keepOffline,
+        profiles: () =>
+          profiles.list().map((profile) => ({
+            id: profile.id,
+            options: offlineOptionsOf(profile),
+            lastQuickAt: cache.getMeta(profile.id, LAST_QUICK_REFRESH_META),
+            lastFullAt: cache.getMeta(profile.id, LAST_FULL_SYNC_META),
+          })),
+        run: (profileId, mode) => sync.run({ profileId, mode, background: true }),
+        connectivity: {
+          get online() {
+            return connectivity.online;
+          },
+          activeProfileId: () => connections.activeProfileId(),
+        },
+        events,
+        onChange: (profileId) => offline.announce(profileId),
+      })
+    : undefined;
+  if (scheduler) {
+    offline.attach(scheduler);
+    scheduler.start();
+  }
   let closed = false;
   return {
     handlers,
@@ -175,9 +217,11 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     cache,
     profiles,
     dataDirAccess,
+    listAll: (query, walk) => exports.collect(query, walk),
     async close() {
       if (closed) return;
       closed = true;
+      scheduler?.stop();
       profileService.close();
       offline.close();
       sync.cancel();

@@ -10,6 +10,7 @@ import {
   Menu,
   net,
   Notification,
+  powerMonitor,
   protocol,
   session,
   shell,
@@ -35,6 +36,7 @@ import { bindContract, type IpcInvokeEventLike } from '../core/ipc/bindContract'
 import { SUBSCRIPTION_IPC_CHANNEL } from '../core/ipc/channels';
 import { RendererEventRelay } from '../core/ipc/eventRelay';
 import { buildApplicationMenu } from './menu';
+import { electronPowerSource } from './power';
 import { createMainWindow } from './window';
 
 /** End-to-end test run: no OS integration (protocol registration), links recorded, not opened. */
@@ -124,6 +126,8 @@ async function start(): Promise<void> {
     saveExport,
     logger: logger.child('core'),
     demoLauncher: inProcessDemoLauncher,
+    // Keeps "Keep available offline" profiles current; the daily full sync waits on battery.
+    keepOffline: { power: electronPowerSource(powerMonitor) },
   });
   unbindContract = bindContract(ipcMain, services.handlers, {
     isTrustedSender,

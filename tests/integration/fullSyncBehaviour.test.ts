@@ -246,6 +246,65 @@ describe('a resumed sync carries on from its earlier runs', () => {
   });
 });
 
+describe('pages written in batches', () => {
+  it('the first page alone, then the pages that arrived together in one transaction each, never past a gap', async () => {
+    const reports = generateReports(2_000);
+    const saved: number[] = [];
+    const setMeta = cache.setMeta.bind(cache);
+    cache.setMeta = (scope, key, value) => {
+      if (key === 'sync_progress' && value !== null)
+        saved.push((JSON.parse(value) as { nextPage: number }).nextPage);
+      setMeta(scope, key, value);
+    };
+    const pagesSeen: number[] = [];
+    const summary = await runFullSync({
+      cache,
+      scope: 'p',
+      pagesPerWrite: 3,
+      fetchPage: serve(reports),
+      onProgress: (p) => p.phase === 'fetching' && pagesSeen.push(p.page),
+    });
+    expect(summary).toMatchObject({ fetched: 2_000, pages: 20, complete: true });
+    expect(saved[0]).toBe(2);
+    // Fewer writes than pages, each at most three pages on, always ahead.
+    expect(saved.length).toBeLessThan(20);
+    expect(saved.at(-1)).toBe(21);
+    for (let i = 1; i < saved.length; i++) {
+      expect(saved[i] - saved[i - 1]).toBeGreaterThanOrEqual(1);
+      expect(saved[i] - saved[i - 1]).toBeLessThanOrEqual(3);
+    }
+    // Every page still reported, in order.
+    expect(pagesSeen).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('a write between pages that fails ends the sync with that failure, asks no further, keeps what was written', async () => {
+    const reports = generateReports(2_000);
+    const put = cache.putReports.bind(cache);
+    const asked: number[] = [];
+    cache.putReports = (scope, list, at, options) => {
+      if (list[0]?.id === '301') throw new Error('disk full');
+      return put(scope, list, at, options);
+    };
+    const error = await runFullSync({
+      cache,
+      scope: 'p',
+      concurrency: 1,
+      // Each answer in a later turn of the event loop, as over a network: the batch is written
+      // between pages, not when the failing page is handed over.
+      fetchPage: async (page) => {
+        asked.push(page);
+        await new Promise((resolve) => setImmediate(resolve));
+        return pageOf(reports, page);
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toEqual(new Error('disk full'));
+    // Page 4 failed to be written; the walk stopped asking right after.
+    expect(Math.max(...asked)).toBeLessThanOrEqual(6);
+    expect(cache.status('p').reportCount).toBe(300);
+    expect(cache.leases.held('p')).toBeNull();
+  });
+});
+
 describe('the lease renewal timer', () => {
   it.each([
     [3_000, 1_000],

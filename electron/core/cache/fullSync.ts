@@ -31,8 +31,15 @@
 import { randomUUID } from 'node:crypto';
 import type { SyncKeptReason, SyncProgress, SyncSummary } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
-import { followPages, type PageRetry, type PageWalkResult, type PageWalkStop } from '../../../shared/paging';
+import {
+  followPages,
+  PAGES_IN_FLIGHT,
+  rateLimitRetry,
+  type PageWalkResult,
+  type PageWalkStop,
+} from '../../../shared/paging';
 import type { Report, ReportPage } from '../../../shared/report';
+import { PageBatch } from './pageBatch';
 import { compareIds, idsInGaps, type PageGap } from './pageGaps';
 import {
   CHANGES_SINCE_META,
@@ -53,16 +60,14 @@ import {
 
 export { DEFAULT_SYNC_LEASE_MS, SYNC_RUNNING_MESSAGE } from './syncLease';
 
-/** Page requests in flight at once: enough to hide a network's round trip, few enough to be polite. */
-export const SYNC_CONCURRENCY = 4;
+/** Page requests in flight at once (shared/paging's PAGES_IN_FLIGHT, as the export's). */
+export const SYNC_CONCURRENCY = PAGES_IN_FLIGHT;
 /** Reads of the whole list one sync makes at most before it gives the list up as moving. */
 export const MAX_SYNC_PASSES = 3;
+/** Pages written in one transaction at most (those that arrived together). */
+export const PAGES_PER_WRITE = 8;
 /** Reports in gaps between pages asked for one by one at most; more make the read untrusted. */
 export const MAX_GAP_CHECKS = 10;
-/** A 429 is waited out this many times per page at most… */
-const RATE_LIMIT_WAITS_PER_PAGE = 5;
-/** …each wait at most this long; a longer Retry-After ends the sync with its sentence. */
-const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
 const CANCELLED_MESSAGE = 'The offline sync was cancelled. Start it again to continue where it stopped.';
 
@@ -85,6 +90,8 @@ export interface FullSyncOptions {
   maxPages?: number;
   /** Page requests in flight at once (default SYNC_CONCURRENCY). */
   concurrency?: number;
+  /** Pages written in one transaction at most (default PAGES_PER_WRITE; the bench compares 1). */
+  pagesPerWrite?: number;
 }
 
 export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary> {
@@ -107,17 +114,10 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
   let lastPage: number | null = null;
   let total: number | null = null;
 
-  const report = (phase: SyncProgress['phase']) => {
+  const report = (phase: SyncProgress['phase'], page = state.nextPage - 1, fetched = state.fetched) => {
     try {
       // Stryker disable next-line OptionalChaining: without a listener the call throws a TypeError that the catch below swallows.
-      onProgress?.({
-        page: state.nextPage - 1,
-        lastPage,
-        fetched: state.fetched,
-        total,
-        phase,
-        pass: state.pass,
-      });
+      onProgress?.({ page, lastPage, fetched, total, phase, pass: state.pass });
     } catch {
       // A progress listener must not break the sync.
     }
@@ -127,24 +127,47 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
     markIsNew = false;
   };
 
+  const writePages = (pages: { reports: Report[]; page: number; fetched: number }[]) => {
+    const fetchedAt = now().toISOString();
+    cache.transaction(() => {
+      lease.claimOrStop();
+      for (const { reports } of pages) {
+        const counts = cache.putReports(scope, reports, fetchedAt, { syncId: mark });
+        state.added += counts.added;
+        state.changedReports += counts.changed;
+        state.badNews += counts.badNews;
+      }
+      save();
+    });
+    for (const { page, fetched } of pages) report('fetching', page, fetched);
+  };
+  // A write between pages that fails ends the walk at once (its failure is the run's).
+  const writeFailed = new AbortController();
+  const batch = new PageBatch(writePages, options.pagesPerWrite ?? PAGES_PER_WRITE, () =>
+    writeFailed.abort(),
+  );
+  const walkSignal = AbortSignal.any([lease.signal, writeFailed.signal]);
+
   try {
     for (;;) {
       const gaps: PageGap[] = [];
-      const walk = await readPass(options, lease, state, (page, n) => {
-        lastPage = page.lastPage;
-        total = page.total;
-        notePage(state, page, n, gaps);
-        const fetchedAt = now().toISOString();
-        cache.transaction(() => {
-          lease.claimOrStop();
-          const counts = cache.putReports(scope, page.reports, fetchedAt, { syncId: mark });
-          state.added += counts.added;
-          state.changedReports += counts.changed;
-          state.badNews += counts.badNews;
-          save();
+      let walk: PageWalkResult;
+      let handed = 0;
+      try {
+        walk = await readPass(options, walkSignal, state, (page, n) => {
+          lastPage = page.lastPage;
+          total = page.total;
+          notePage(state, page, n, gaps);
+          // The first page of a run was asked alone: written at once, before any other arrives.
+          batch.add({ reports: page.reports, page: n, fetched: state.fetched }, handed++ === 0);
         });
-        report('fetching');
-      });
+      } catch (error) {
+        throw batch.failed?.error ?? error;
+      } finally {
+        // What arrived in order before the walk ended (or failed) is kept, as page by page.
+        if (lease.lost || batch.failed) batch.discard();
+        else batch.flush();
+      }
       state.requests += walk.requests;
       throwIfStopped(lease.signal);
       let reason = keptReason(walk.stop, state);
@@ -173,11 +196,10 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
 /** One read of the list from `state.nextPage` on, handing each page over in page order. */
 function readPass(
   options: FullSyncOptions,
-  lease: HeldLease,
+  runSignal: AbortSignal,
   state: SyncState,
   onPage: (page: ReportPage, pageNumber: number) => void,
 ): Promise<PageWalkResult> {
-  const runSignal = lease.signal;
   return followPages({
     firstPage: state.nextPage,
     knownTotal: state.firstTotal ?? null,
@@ -303,20 +325,6 @@ function keptReason(stop: PageWalkStop, state: SyncState): SyncKeptReason | null
   const firstTotal = state.firstTotal ?? null;
   if (state.changed || (firstTotal !== null && state.fetched !== firstTotal)) return 'listing_changed';
   return null;
-}
-
-/**
- * A 429 is waited out (its Retry-After, else a back-off) and drops the run to one request at
- * a time; every other failure ends the run as before (the client has already retried it).
- */
-export function rateLimitRetry(error: unknown, failures: number): PageRetry | null {
-  if (!(error instanceof AppFailure) || error.error.kind !== 'rate_limited') return null;
-  if (failures > RATE_LIMIT_WAITS_PER_PAGE) return null;
-  const asked = error.error.retryAfterSeconds;
-  const delayMs =
-    asked !== undefined ? asked * 1000 : Math.min(MAX_RATE_LIMIT_WAIT_MS, 1000 * 2 ** (failures - 1));
-  if (delayMs > MAX_RATE_LIMIT_WAIT_MS) return null;
-  return { delayMs, rateLimited: true };
 }
 
 export function throwIfStopped(signal: AbortSignal): void {

@@ -15,9 +15,9 @@
  * cache's writes, and never prunes: only a full sync can tell a report is gone.
  */
 import type { SyncSummary } from '../../../shared/contract';
-import { followPages } from '../../../shared/paging';
+import { followPages, rateLimitRetry } from '../../../shared/paging';
 import type { ReportPage } from '../../../shared/report';
-import { rateLimitRetry, throwIfStopped } from './fullSync';
+import { throwIfStopped } from './fullSync';
 import { compareIds } from './pageGaps';
 import { LAST_QUICK_REFRESH_META, REFRESH_HIGH_ID_META, type ReportCache } from './reportCache';
 import { DEFAULT_SYNC_LEASE_MS, holdSyncLease, runFailure } from './syncLease';

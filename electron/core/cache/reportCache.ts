@@ -123,19 +123,32 @@ export class ReportCache {
   private flushPendingWrites(): void {
     if (this.flushing || this.pendingWrites.length === 0 || !this.db.open) return;
     this.flushing = true;
-    try {
+    const writeAll = () => {
       for (let write = this.pendingWrites.shift(); write; write = this.pendingWrites.shift()) {
         try {
           this.putReports(write.scope, write.reports, write.fetchedAt);
         } catch (error) {
-          this.logger.warn('Could not keep a fetched page in the offline cache.', {
-            code: (error as { code?: unknown }).code,
-          });
+          this.dropped(error);
         }
       }
+    };
+    try {
+      // Pages that arrived together (an export's requests in flight) in one transaction: one
+      // commit, not one per page; each page its own savepoint, so a failed one is dropped alone.
+      if (this.pendingWrites.length > 1) this.db.transaction(writeAll).immediate();
+      else writeAll();
+    } catch (error) {
+      this.pendingWrites.length = 0;
+      this.dropped(error);
     } finally {
       this.flushing = false;
     }
+  }
+
+  private dropped(error: unknown): void {
+    this.logger.warn('Could not keep a fetched page in the offline cache.', {
+      code: (error as { code?: unknown }).code,
+    });
   }
 
   /**

@@ -121,6 +121,8 @@ export function holdSyncLease(options: {
       if (lost || !leases.renew(scope, owner, now().getTime(), leaseMs)) {
         // Stryker disable next-line BooleanLiteral: the LeaseLost thrown next is taken for a lost lease as well, and a renewal tick before the release only finds the lease gone again.
         lost = true;
+        // Requests still in flight stop too: nothing they bring may be written.
+        stopped.abort();
         throw new LeaseLost();
       }
     },

@@ -15,6 +15,11 @@ import type { Accounts } from './accounts';
 import type { Connection, Connections } from './connection';
 import type { OnlinePolicy } from './onlinePolicy';
 
+export interface ListOptions {
+  signal?: AbortSignal;
+  retryRateLimited?: boolean;
+}
+
 function isNotFound(thrown: unknown): boolean {
   return thrown instanceof AppFailure && thrown.error.kind === 'not_found';
 }
@@ -28,10 +33,11 @@ export class ReportsService {
     private readonly now: () => Date,
   ) {}
 
-  list(query: ListQuery): Promise<ReportPageResult> {
+  /** `options` pass to the client: a signal, and whether it retries a 429 itself (a walk paces them). */
+  list(query: ListQuery, options: ListOptions = {}): Promise<ReportPageResult> {
     return this.policy.read<ReportPageResult>(
       async (connection) => {
-        const page = await this.connections.client(connection).listReports(query);
+        const page = await this.connections.client(connection).listReports(query, options);
         const fetchedAt = this.now().toISOString();
         // Written right after this answer, before any later use of the cache (see putReportsSoon).
         this.cache.putReportsSoon(connection.scope, page.reports, fetchedAt);

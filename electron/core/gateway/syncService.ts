@@ -107,7 +107,7 @@ export class SyncService {
     this.running = running;
     this.tell(connection.scope);
     try {
-      const summary = await this.runNow(connection, mode, controller.signal);
+      const summary = await this.runNow(connection, mode, controller.signal, running.background);
       const profile = this.options.profiles.get(connection.scope);
       this.options.events.emit('offline:refreshed', {
         profileId: connection.scope,
@@ -133,7 +133,12 @@ export class SyncService {
     }
   }
 
-  private async runNow(connection: Connection, mode: SyncMode, signal: AbortSignal): Promise<SyncSummary> {
+  private async runNow(
+    connection: Connection,
+    mode: SyncMode,
+    signal: AbortSignal,
+    background: boolean,
+  ): Promise<SyncSummary> {
     const { connections, policy, cache, events, now, leaseMs } = this.options;
     let client = connections.client(connection);
     // Pages after the first come several at a time (runFullSync): a 429 on one of them goes
@@ -176,7 +181,12 @@ export class SyncService {
                   if (thrown instanceof AppFailure && thrown.error.kind === 'not_found') return null;
                   throw thrown;
                 }),
-              onProgress: (progress) => events.emit('sync:progress', { ...progress, profileId: scope }),
+              onProgress: (progress) =>
+                events.emit('sync:progress', {
+                  ...progress,
+                  profileId: scope,
+                  ...(background ? { background } : {}),
+                }),
             });
       if (connections.activeScope() === scope) policy.settled();
       return summary;
