@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CacheStatus, SyncSummary } from '../../shared/contract';
 import { CACHE_STATUS_POLL_MS, queryKeys } from '../../renderer/src/lib/queries';
 import { SettingsScreen } from '../../renderer/src/screens/Settings';
-import { ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
+import { OFFLINE_STATE, ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
 
 const STATUS: CacheStatus = {
   profileId: PROFILE.id,
@@ -25,6 +25,7 @@ const settingsBridge = (handlers: Parameters<typeof installFakeBridge>[0]) =>
   installFakeBridge({
     'connectivity:status': () => ONLINE,
     'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
+    'offline:get': () => OFFLINE_STATE,
     ...handlers,
   });
 

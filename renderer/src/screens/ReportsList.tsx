@@ -9,6 +9,7 @@ import {
 } from '../../../shared/model';
 import { DateText, PrivacyBadge, RESULT_LABELS, ResultBadge } from '../components/Badges';
 import { BulkActions } from '../components/BulkActions';
+import { ChangesPanel } from '../components/ChangesPanel';
 import { ErrorView } from '../components/ErrorView';
 import { ExportDialog } from '../components/ExportDialog';
 import { OpenLinkDialog } from '../components/OpenLinkDialog';
@@ -33,6 +34,7 @@ import { useRowSelection, type RowSelection } from '../lib/rowSelection';
 import { SEARCH_INPUT_ID } from '../lib/searchFocus';
 import { useDebouncedText } from '../lib/useDebouncedText';
 import { useRowKeys } from '../lib/useRowKeys';
+import { useNewMarks } from '../lib/offlineQueries';
 import { useProjects, useReports } from '../lib/queries';
 import { navigate } from '../lib/router';
 
@@ -86,6 +88,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
   const [dialog, setDialog] = useState<'export' | 'open-link' | null>(null);
   const query = listStateToQuery(state);
   const rowIds = (page?.reports ?? []).map((report) => report.id);
+  const newIds = useNewMarks(profileId, rowIds);
   const selection = useRowSelection(rowIds, JSON.stringify(listStateToQuery(state)));
   const tableBody = useRef<HTMLTableSectionElement>(null);
   useRowKeys(selection, tableBody, (id) => navigate(`/reports/${id}`));
@@ -187,6 +190,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
         />
       </div>
 
+      <ChangesPanel profileId={profileId} />
       <OverviewPanel
         profileId={profileId}
         filters={{ search: query.search, project: query.project, result: query.result }}
@@ -283,7 +287,10 @@ export function ReportsList({ profileId }: { profileId: string }) {
                         }
                       />
                     </td>
-                    <td className="id-cell">{report.id}</td>
+                    <td className="id-cell">
+                      {report.id}
+                      {newIds.has(report.id) && <span className="badge badge-new">New</span>}
+                    </td>
                     <td className="url-cell">
                       <a
                         href={`#/reports/${encodeURIComponent(report.id)}`}

@@ -8,6 +8,7 @@ import { SyncProgressBar } from '../components/Shell';
 import { SkeletonBlock } from '../components/Skeleton';
 import { DateText } from '../components/Badges';
 import { FieldRow } from '../components/FieldValue';
+import { KeepOfflineSettings } from '../components/KeepOfflineSettings';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { useSync, useToasts } from '../lib/appState';
 import { call } from '../lib/bridge';
@@ -107,6 +108,7 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
         </div>
       </div>
 
+      <KeepOfflineSettings profileId={profileId} />
       {confirmClear && (
         <ConfirmDialog
           title="Clear the offline copy?"
