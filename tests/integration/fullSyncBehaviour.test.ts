@@ -165,6 +165,18 @@ describe('what makes a listing whole', () => {
   });
 });
 
+/** A sync asking one page at a time; answers the pages asked and the summary. */
+async function syncOneAtATime(reports: Report[]) {
+  const asked: number[] = [];
+  const summary = await runFullSync({
+    cache,
+    scope: 'p',
+    concurrency: 1,
+    fetchPage: async (page) => (asked.push(page), pageOf(reports, page)),
+  });
+  return { asked, summary };
+}
+
 describe('a resumed sync carries on from its earlier runs', () => {
   /** One run of the sync that is cancelled when it asks for page `stopAt`. */
   async function cancelledPass(options: Omit<FullSyncOptions, 'cache' | 'scope' | 'signal'>, stopAt: number) {
@@ -203,16 +215,42 @@ describe('a resumed sync carries on from its earlier runs', () => {
 
     // Run 3 reads a steady last page, but that read as a whole saw the listing move: it reads
     // the list again (a second pass), which is steady, and prunes.
-    const asked: number[] = [];
-    const summary = await runFullSync({
-      cache,
-      scope: 'p',
-      concurrency: 1,
-      fetchPage: async (page) => (asked.push(page), pageOf(reports, page)),
-    });
+    const { asked, summary } = await syncOneAtATime(reports);
     expect(asked).toEqual([4, 1, 2, 3, 4]);
     expect(summary).toMatchObject({ fetched: 400, pages: 4, pruned: true, reason: null, passes: 2 });
     expect(staleKept()).toBe(false);
+  });
+
+  it('progress that cannot be read is no sync to resume: a new one reads from page 1 and prunes', async () => {
+    const reports = generateReports(250);
+    for (const progressText of ['not json', '{"nextPage": 3}', 'null']) {
+      cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
+      await cancelledPass({ fetchPage: serve(reports) }, 2);
+      cache.setMeta('p', 'sync_progress', progressText);
+      const { asked, summary } = await syncOneAtATime(reports);
+      expect(asked).toEqual([1, 2, 3]);
+      expect(summary).toMatchObject({ fetched: 250, pages: 3, passes: 1, complete: true, removed: 1 });
+    }
+  });
+
+  it('an unfinished sync an older ReportDesk left (its progress under other keys) is finished and forgotten', async () => {
+    const reports = generateReports(150);
+    const legacy = [
+      'sync_next_page',
+      'sync_started_at',
+      'sync_fetched',
+      'sync_pages',
+      'sync_first_total',
+      'sync_last_id',
+      'sync_listing_changed',
+    ];
+    cache.setMeta('p', 'sync_id', 'older-sync');
+    for (const key of legacy) cache.setMeta('p', key, '1');
+    // A row that older sync saw is kept while this one runs, and pruned when it proves it gone.
+    cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
+    const summary = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) });
+    expect(summary).toMatchObject({ fetched: 150, complete: true, removed: 1 });
+    for (const key of [...legacy, 'sync_id', 'sync_progress']) expect(cache.getMeta('p', key)).toBeNull();
   });
 
   it('a listing without totals, resumed, still prunes', async () => {

@@ -108,7 +108,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
   // Resume an unfinished sync (an earlier run of it may have died), or start a fresh one.
   const resumed = loadSyncState(cache, scope);
   const syncId = resumed ? resumed.mark.split(':')[0] : randomUUID();
-  let state = resumed?.state ?? freshSyncState(now().toISOString());
+  let state = resumed ? resumed.state : freshSyncState(now().toISOString());
   let mark = resumed?.mark ?? passMark(syncId, 1);
   let markIsNew = resumed === null;
   let lastPage: number | null = null;

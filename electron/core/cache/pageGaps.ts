@@ -27,7 +27,6 @@ export function compareIds(a: string, b: string): number {
 
 /** The ids (of reports the read did not see) that lie strictly inside one of the gaps. */
 export function idsInGaps(ids: readonly string[], gaps: readonly PageGap[]): string[] {
-  if (gaps.length === 0) return [];
   // The gaps come in page order, so they are sorted and do not overlap: one binary search each.
   return ids.filter((id) => {
     let low = 0;

@@ -16,7 +16,7 @@ function valueOf(record: Report, field: string): unknown {
 
 /** Equal as the service sent them: the values are plain JSON (text, numbers, null). */
 function same(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The watched fields that differ, before → after; null when none does. */

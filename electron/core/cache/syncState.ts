@@ -71,25 +71,27 @@ export function nextPassState(state: SyncState): SyncState {
   };
 }
 
-/** The mark rows seen by `pass` carry: the sync's id, and the pass after the first. */
+/** The mark rows seen by `pass` carry: the sync's id and the pass. */
 export function passMark(syncId: string, pass: number): string {
-  return pass === 1 ? syncId : `${syncId}:${pass}`;
+  return `${syncId}:${pass}`;
 }
 
-/** The unfinished sync of the scope, or null. A mark without readable progress restarts its pass. */
-export function loadSyncState(
-  cache: ReportCache,
-  scope: string,
-): { mark: string; state: SyncState | null } | null {
+/**
+ * The unfinished sync of the scope, or null. Progress that cannot be read (damaged, or left
+ * under other keys by an older ReportDesk) is no sync to resume: a new one starts, with a new
+ * mark, so what the old one saw is pruned if this one proves it gone.
+ */
+export function loadSyncState(cache: ReportCache, scope: string): { mark: string; state: SyncState } | null {
   const mark = cache.getMeta(scope, SYNC_ID_META);
+  // Stryker disable next-line ConditionalExpression: without a mark there is no progress either (both are written and cleared together), so the answer is null all the same.
   if (mark === null) return null;
-  const text = cache.getMeta(scope, SYNC_PROGRESS_META);
+  let state: Partial<SyncState> | null = null;
   try {
-    const state = text === null ? null : (JSON.parse(text) as SyncState);
-    return { mark, state: state && typeof state.pass === 'number' ? state : null };
+    state = JSON.parse(cache.getMeta(scope, SYNC_PROGRESS_META) ?? 'null') as Partial<SyncState> | null;
   } catch {
-    return { mark, state: null };
+    // Unreadable: no sync to resume.
   }
+  return typeof state?.pass === 'number' ? { mark, state: state as SyncState } : null;
 }
 
 /** Writes the progress (inside the caller's transaction); `mark` when the pass's mark is new. */

@@ -18,7 +18,7 @@ export type RunMode = 'quick' | 'full';
 export interface ProfileSchedule {
   id: string;
   options: OfflineOptions;
-  /** Epoch ms of the last quick refresh, and of the last full sync (null: never). */
+  /** Epoch ms of the last quick refresh, and of the last full sync (null or -Infinity: never). */
   lastQuickAt: number | null;
   lastFullAt: number | null;
   /** A quick refresh was asked for now: the app started, or the service is back. */
@@ -40,28 +40,29 @@ export interface Plan {
 export function planRuns(profiles: readonly ProfileSchedule[], now: number, onBattery: boolean): Plan {
   const plan: Plan = { runs: [], waitingForPower: [], nextAt: null };
   const later = (at: number) => {
+    // Stryker disable next-line EqualityOperator: a tie is the same time either way.
     if (plan.nextAt === null || at < plan.nextAt) plan.nextAt = at;
   };
   for (const profile of profiles) {
     if (!profile.options.keepOffline || profile.unreachable) continue;
+    // Never run: due at once (-Infinity).
+    const fullDueAt = (profile.lastFullAt ?? -Infinity) + FULL_SYNC_EVERY_MS;
+    const fullDue = fullDueAt <= now;
+    // Waiting for power is said even while a back-off holds everything back.
+    if (fullDue && onBattery) plan.waitingForPower.push(profile.id);
     if (now < profile.notBefore) {
       later(profile.notBefore);
       continue;
     }
-    const fullDueAt = profile.lastFullAt === null ? now : profile.lastFullAt + FULL_SYNC_EVERY_MS;
-    if (fullDueAt <= now) {
-      if (!onBattery) {
-        plan.runs.push({ profileId: profile.id, mode: 'full' });
-        continue;
-      }
-      plan.waitingForPower.push(profile.id);
-    } else {
-      later(fullDueAt);
+    if (fullDue && !onBattery) {
+      plan.runs.push({ profileId: profile.id, mode: 'full' });
+      continue;
     }
+    if (!fullDue) later(fullDueAt);
     const minutes = profile.options.refreshMinutes;
     if (minutes === null) continue;
     const checked = Math.max(profile.lastQuickAt ?? -Infinity, profile.lastFullAt ?? -Infinity);
-    const quickDueAt = profile.quickAsked || checked === -Infinity ? now : checked + minutes * 60_000;
+    const quickDueAt = profile.quickAsked ? now : checked + minutes * 60_000;
     if (quickDueAt <= now) plan.runs.push({ profileId: profile.id, mode: 'quick' });
     else later(quickDueAt);
   }

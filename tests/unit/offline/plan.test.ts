@@ -52,6 +52,24 @@ describe('planRuns', () => {
     ]);
   });
 
+  it('a check never done counts as long ago: the other time decides, or now', () => {
+    const neverQuick = profile({ lastQuickAt: null, lastFullAt: NOW - 20 * MIN });
+    expect(planRuns([neverQuick], NOW, false).runs).toEqual([{ profileId: 'p', mode: 'quick' }]);
+    // On battery a profile never fully synced waits, but its newest reports are checked.
+    const neverFull = profile({ lastQuickAt: NOW - 20 * MIN, lastFullAt: null });
+    expect(planRuns([neverFull], NOW, true)).toEqual({
+      runs: [{ profileId: 'p', mode: 'quick' }],
+      waitingForPower: ['p'],
+      nextAt: null,
+    });
+    const recentQuick = profile({ lastQuickAt: NOW - 2 * MIN, lastFullAt: null });
+    expect(planRuns([recentQuick], NOW, true)).toEqual({
+      runs: [],
+      waitingForPower: ['p'],
+      nextAt: NOW + 13 * MIN,
+    });
+  });
+
   it('a full sync once a day, instead of a quick refresh that round', () => {
     const due = profile({ lastFullAt: NOW - FULL_SYNC_EVERY_MS, quickAsked: true });
     expect(planRuns([due], NOW, false)).toEqual({
@@ -76,6 +94,12 @@ describe('planRuns', () => {
       waitingForPower: ['p'],
       nextAt: NOW + 14 * MIN,
     });
+  });
+
+  it('a profile held back by a back-off still says its full sync waits for power', () => {
+    const held = profile({ lastFullAt: NOW - FULL_SYNC_EVERY_MS, quickAsked: true, notBefore: NOW + MIN });
+    expect(planRuns([held], NOW, true)).toEqual({ runs: [], waitingForPower: ['p'], nextAt: NOW + MIN });
+    expect(planRuns([held], NOW, false)).toEqual({ runs: [], waitingForPower: [], nextAt: NOW + MIN });
   });
 
   it('"only by hand": no quick refresh at all, asked or not; the daily full sync stays', () => {

@@ -17,6 +17,7 @@ import {
   FIRST_BACKOFF_MS,
   MAX_SLEEP_MS,
   OfflineScheduler,
+  REAL_CLOCK,
   START_DELAY_MS,
   type ScheduledProfile,
   type SchedulerClock,
@@ -79,7 +80,7 @@ class FakePower implements PowerSource {
 
 const SUMMARY = { mode: 'quick' } as SyncSummary;
 
-function setUp(profiles: ScheduledProfile[], active = profiles[0]?.id ?? null) {
+function setUp(profiles: ScheduledProfile[], active = profiles[0]?.id ?? null, withOnChange = true) {
   const clock = new FakeClock();
   const power = new FakePower();
   const events = new EventHub();
@@ -89,8 +90,9 @@ function setUp(profiles: ScheduledProfile[], active = profiles[0]?.id ?? null) {
   const connectivity = { online: true, activeProfileId: () => active };
   let release: (() => void) | null = null;
   const state = { holdRuns: false };
+  const looks = { count: 0 };
   const scheduler = new OfflineScheduler({
-    profiles: () => profiles,
+    profiles: () => (looks.count++, profiles),
     run: async (profileId, mode) => {
       runs.push(`${mode}:${profileId}`);
       if (state.holdRuns) await new Promise<void>((resolve) => (release = resolve));
@@ -106,7 +108,7 @@ function setUp(profiles: ScheduledProfile[], active = profiles[0]?.id ?? null) {
     connectivity,
     events,
     clock,
-    onChange: (id) => changes.push(id),
+    ...(withOnChange ? { onChange: (id: string) => changes.push(id) } : {}),
   });
   return {
     clock,
@@ -118,8 +120,15 @@ function setUp(profiles: ScheduledProfile[], active = profiles[0]?.id ?? null) {
     connectivity,
     scheduler,
     state,
+    looks,
     release: () => release?.(),
   };
+}
+
+/** Asks the scheduler to look now (options changed), and lets the look finish. */
+async function lookNow(t: ReturnType<typeof setUp>): Promise<void> {
+  t.scheduler.replan();
+  await t.clock.advance(0);
 }
 
 const synced = (id: string, options = KEEP): ScheduledProfile => ({
@@ -190,7 +199,9 @@ describe('OfflineScheduler', () => {
   });
 
   it('a run refused because another holds the lease (a CLI sync) is not asked again for a minute', async () => {
-    const t = setUp([synced('p')]);
+    const due = synced('p');
+    due.lastQuickAt = new Date(T0 - 20 * MIN).toISOString();
+    const t = setUp([due]);
     t.failWith.push(new AppFailure(appError('busy', 'Another sync runs.', { reason: 'sync_running' })));
     t.scheduler.start();
     await t.clock.advance(START_DELAY_MS);
@@ -198,9 +209,8 @@ describe('OfflineScheduler', () => {
     expect(t.scheduler.lastError('p')).toBeNull();
     await t.clock.advance(BUSY_RETRY_MS - 1);
     expect(t.runs).toHaveLength(1);
-    // After the wait, the quick refresh is due again (asked at start, never done).
-    await t.clock.advance(15 * MIN);
-    expect(t.runs.length).toBeGreaterThan(1);
+    await t.clock.advance(1);
+    expect(t.runs).toEqual(['quick:p', 'quick:p']);
     t.scheduler.stop();
   });
 
@@ -250,10 +260,64 @@ describe('OfflineScheduler', () => {
     t.events.emit('connectivity:changed', { online: true, since: '', lastError: null } as ConnectivityState);
     await t.clock.advance(0);
     expect(t.runs).toEqual(['quick:p']);
-    // Going offline is no reason to look.
+    // Going offline is no reason to look, nor is another event.
     t.events.emit('connectivity:changed', { online: false, since: '', lastError: null } as ConnectivityState);
+    t.events.emit('sync:progress', { online: true } as never);
     await t.clock.advance(0);
     expect(t.runs).toEqual(['quick:p']);
+    t.scheduler.stop();
+  });
+
+  it('another profile, on another service, keeps running while the active one is out of reach', async () => {
+    const t = setUp([synced('active'), synced('other')], 'active');
+    t.connectivity.online = false;
+    t.scheduler.start();
+    await t.clock.advance(START_DELAY_MS);
+    expect(t.runs).toEqual(['quick:other']);
+    t.scheduler.stop();
+  });
+
+  it('a cancelled run is no failure: no error, no back-off', async () => {
+    const due = synced('p');
+    due.lastQuickAt = new Date(T0 - 20 * MIN).toISOString();
+    const t = setUp([due]);
+    t.failWith.push(new AppFailure(appError('cancelled')));
+    t.scheduler.start();
+    await t.clock.advance(START_DELAY_MS);
+    expect(t.scheduler.lastError('p')).toBeNull();
+    expect(t.changes).toEqual([]);
+    // Still due, and no back-off holds it: it runs at the next look.
+    await lookNow(t);
+    expect(t.runs).toEqual(['quick:p', 'quick:p']);
+    t.scheduler.stop();
+  });
+
+  it('stopped during a run: the runs after it in that look do not start', async () => {
+    const t = setUp([synced('a'), synced('b')]);
+    t.state.holdRuns = true;
+    t.scheduler.start();
+    await t.clock.advance(START_DELAY_MS);
+    expect(t.runs).toEqual(['quick:a']);
+    t.scheduler.stop();
+    t.state.holdRuns = false;
+    t.release();
+    await t.clock.advance(60 * MIN);
+    expect(t.runs).toEqual(['quick:a']);
+  });
+
+  it('works without a change listener: failures, successes and power waits', async () => {
+    const profile = synced('p', { ...KEEP, refreshMinutes: 5 });
+    profile.lastFullAt = new Date(T0 - 25 * 60 * MIN).toISOString();
+    const t = setUp([profile], 'p', false);
+    t.power.battery = true;
+    t.failWith.push(new AppFailure(appError('server_error', 'Down.')));
+    t.scheduler.start();
+    await t.clock.advance(START_DELAY_MS);
+    expect(t.scheduler.waitingForPower('p')).toBe(true);
+    expect(t.scheduler.lastError('p')).toMatchObject({ kind: 'server_error' });
+    await t.clock.advance(FIRST_BACKOFF_MS);
+    expect(t.runs).toEqual(['quick:p', 'quick:p']);
+    expect(t.scheduler.lastError('p')).toBeNull();
     t.scheduler.stop();
   });
 
@@ -265,8 +329,71 @@ describe('OfflineScheduler', () => {
     t.scheduler.start();
     await t.clock.advance(START_DELAY_MS);
     profile.lastQuickAt = frozen;
-    await t.clock.advance(15 * MIN - 1);
+    // Past the frozen time's interval, a look finds the run done all the same.
+    await t.clock.advance(11 * MIN);
+    await lookNow(t);
     expect(t.runs).toEqual(['quick:p']);
+    t.scheduler.stop();
+  });
+
+  it('a full sync counts as a check of the newest reports, even when it moved no time', async () => {
+    const profile = synced('p');
+    profile.lastFullAt = new Date(T0 - 25 * 60 * MIN).toISOString();
+    profile.lastQuickAt = new Date(T0 - 10 * MIN).toISOString();
+    const t = setUp([profile]);
+    t.scheduler.start();
+    await lookNow(t);
+    expect(t.runs).toEqual(['full:p']);
+    // The run moved neither time (a walk cut short): neither is due again for a while.
+    profile.lastFullAt = new Date(T0 - 25 * 60 * MIN).toISOString();
+    profile.lastQuickAt = new Date(T0 - 10 * MIN).toISOString();
+    await t.clock.advance(10 * MIN);
+    await lookNow(t);
+    expect(t.runs).toEqual(['full:p']);
+    t.scheduler.stop();
+  });
+
+  it('another process checking later moves the next check on; the later of the two times counts', async () => {
+    const profile = synced('p');
+    const t = setUp([profile]);
+    t.scheduler.start();
+    await t.clock.advance(START_DELAY_MS);
+    expect(t.runs).toEqual(['quick:p']);
+    // A CLI refresh 10 minutes later: the next check is 15 minutes after it, not after ours.
+    await t.clock.advance(10 * MIN);
+    profile.lastQuickAt = new Date(t.clock.now()).toISOString();
+    await t.clock.advance(6 * MIN);
+    await lookNow(t);
+    expect(t.runs).toEqual(['quick:p']);
+    await t.clock.advance(9 * MIN);
+    expect(t.runs).toEqual(['quick:p', 'quick:p']);
+    t.scheduler.stop();
+  });
+
+  it('each profile has its own times: one profile’s run does not count for another', async () => {
+    const a = synced('a');
+    const b = synced('b');
+    const t = setUp([a, b]);
+    t.scheduler.start();
+    await t.clock.advance(START_DELAY_MS);
+    expect(t.runs).toEqual(['quick:a', 'quick:b']);
+    // b's cache time goes back (cleared): b is due, a is not.
+    b.lastQuickAt = null;
+    b.lastFullAt = new Date(T0 - 60 * MIN).toISOString();
+    a.lastQuickAt = new Date(T0 - 60 * MIN).toISOString();
+    await lookNow(t);
+    expect(t.runs).toEqual(['quick:a', 'quick:b']);
+    t.scheduler.stop();
+  });
+
+  it('one look per start and per asking: not a second one right behind it', async () => {
+    const t = setUp([synced('p')]);
+    t.scheduler.start();
+    expect(t.looks.count).toBe(1);
+    await t.clock.advance(START_DELAY_MS);
+    // The start's look ran a refresh, so it looked once more after it: two looks, no third.
+    expect(t.looks.count).toBe(3);
+    expect(t.clock.pending()).toEqual([15 * MIN]);
     t.scheduler.stop();
   });
 
@@ -278,12 +405,10 @@ describe('OfflineScheduler', () => {
     expect(t.runs).toEqual([]);
     profile.options = KEEP;
     t.state.holdRuns = true;
-    t.scheduler.replan();
-    await t.clock.advance(0);
+    await lookNow(t);
     expect(t.runs).toEqual(['quick:p']);
     profile.lastFullAt = null;
-    t.scheduler.replan();
-    await t.clock.advance(0);
+    await lookNow(t);
     expect(t.runs).toEqual(['quick:p']);
     t.state.holdRuns = false;
     t.release();
@@ -317,8 +442,27 @@ describe('OfflineScheduler', () => {
     expect(t.clock.pending()).toEqual([]);
     expect(t.power.listeners.size).toBe(0);
     t.scheduler.replan();
+    expect(t.clock.pending()).toEqual([]);
     t.events.emit('connectivity:changed', { online: true, since: '', lastError: null });
     await t.clock.advance(48 * 60 * MIN);
     expect(t.runs).toEqual([]);
+  });
+});
+
+describe('the real clock', () => {
+  it('tells the time and sets timers that keep no process alive', async () => {
+    expect(Math.abs(REAL_CLOCK.now() - Date.now())).toBeLessThan(50);
+    const handle = REAL_CLOCK.setTimeout(() => {}, 60_000) as ReturnType<typeof setTimeout>;
+    expect(handle.hasRef()).toBe(false);
+    REAL_CLOCK.clearTimeout(handle);
+    let ran = false;
+    REAL_CLOCK.setTimeout(() => (ran = true), 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ran).toBe(true);
+    const cancelled = { ran: false };
+    const timer = REAL_CLOCK.setTimeout(() => (cancelled.ran = true), 5);
+    REAL_CLOCK.clearTimeout(timer);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cancelled.ran).toBe(false);
   });
 });
