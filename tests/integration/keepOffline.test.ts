@@ -67,8 +67,10 @@ describe('the options and the offline state', () => {
 
   it('the first "Make available offline" turns it on and says so; a quick refresh or a CLI sync does not', async () => {
     const quick = await h['cache:sync']({ quick: true, turnOnKeepOffline: true });
+    expect(quick).toMatchObject({ mode: 'quick' });
     expect(quick.keepOfflineTurnedOn).toBeUndefined();
     const cli = await h['cache:sync'](undefined);
+    expect(cli).toMatchObject({ mode: 'full' });
     expect(cli.keepOfflineTurnedOn).toBeUndefined();
     expect((await h['offline:get']({ profileId })).keepOffline).toBe(false);
 
@@ -130,8 +132,15 @@ describe('the scheduler in the core', () => {
     });
     try {
       const progress: SyncProgress[] = [];
+      const syncingSeen: boolean[] = [];
       temp.core.events.subscribe((event, payload) => {
         if (event === 'sync:progress') progress.push(payload as SyncProgress);
+        // Asked as the renderer would while the run is on.
+        if (event === 'offline:changed' && (payload as OfflineState).running === 'full') {
+          void temp.core.handlers['cache:status'](undefined).then((status) =>
+            syncingSeen.push(status.syncing),
+          );
+        }
       });
       const profileId = await withProfile(temp);
       await temp.core.handlers['offline:set']({ profileId, keepOffline: true });
@@ -140,6 +149,8 @@ describe('the scheduler in the core', () => {
           expect((await temp.core.handlers['offline:get']({ profileId })).lastFullSyncAt).not.toBeNull(),
         { timeout: 15_000 },
       );
+      // While it ran, the status never said "a sync runs elsewhere" (a sync asked now waits for it).
+      expect(syncingSeen).toEqual([false]);
       // The background run says so in its progress (no "finished" notification for it).
       expect(progress.length).toBeGreaterThan(0);
       expect(progress.every((p) => p.background === true)).toBe(true);

@@ -221,3 +221,25 @@ describe('the quick refresh', () => {
     expect(await h['cache:sync'](undefined)).toMatchObject({ removed: 1, complete: true });
   });
 });
+
+describe('without an active profile', () => {
+  it('the change log channels answer empty, never an error', async () => {
+    const empty = await tempCore('changes-none');
+    try {
+      const none = empty.core.handlers;
+      expect(await none['changes:list'](undefined)).toEqual({ changes: [] });
+      const summary = {
+        profileId: null,
+        since: null,
+        counts: { added: 0, addedBad: 0, changed: 0, turnedBad: 0, removed: 0 },
+        items: [],
+        more: 0,
+      };
+      expect(await none['changes:summary'](undefined)).toEqual(summary);
+      expect(await none['changes:markSeen'](undefined)).toEqual(summary);
+      expect(await none['changes:marks']({ ids: ['1'] })).toEqual({ newIds: [] });
+    } finally {
+      await empty.close();
+    }
+  });
+});

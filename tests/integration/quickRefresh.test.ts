@@ -82,6 +82,9 @@ describe('where a quick refresh stops', () => {
   it('an empty copy is read to the end of a short list', async () => {
     const service = newestFirst(generateReports(150));
     expect(await quick(service.fetchPage)).toMatchObject({ added: 150, pages: 2, reason: null });
+    // Read to its end: a complete check of the newest, and the newest id known from now on.
+    expect(cache.getMeta('p', LAST_QUICK_REFRESH_META)).toBe(NOW.toISOString());
+    expect(cache.getMeta('p', REFRESH_HIGH_ID_META)).toBe('150');
   });
 
   it(`stops after ${QUICK_REFRESH_MAX_PAGES} pages without moving the newest known id`, async () => {

@@ -67,6 +67,11 @@ export class SyncService {
     return this.running?.scope === scope ? this.running.mode : null;
   }
 
+  /** True while this process runs a background run (the scheduler's) of `scope`. */
+  backgroundFor(scope: string): boolean {
+    return this.running?.scope === scope && this.running.background;
+  }
+
   /** Told when a run of a scope starts and when it ends (the offline state changed). */
   observe(observer: (scope: string) => void): () => void {
     this.observers.add(observer);
