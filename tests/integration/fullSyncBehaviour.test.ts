@@ -329,8 +329,11 @@ describe('pages written in batches', () => {
       concurrency: 1,
       // Each answer in a later turn of the event loop, as over a network: the batch is written
       // between pages, not when the failing page is handed over.
-      fetchPage: async (page) => {
+      fetchPage: async (page, signal) => {
         asked.push(page);
+        // The page after the failing one never answers on its own: the failed write must end
+        // the walk (it aborts the request), not wait for another page to be handed over.
+        if (page === 5) await abortedWithin(signal, 60_000);
         await new Promise((resolve) => setImmediate(resolve));
         return pageOf(reports, page);
       },

@@ -183,6 +183,71 @@ describe('a report skipped by a shift the page checks cannot see', () => {
   });
 });
 
+describe('the second read of the list', () => {
+  it('carries the resumed sync’s id in its mark, and its progress is saved before its first page', async () => {
+    const reports = generateReports(300);
+    // Run 1: the first read, cancelled on page 2 (a pass-1 mark saved with page 1).
+    const controller = new AbortController();
+    await runFullSync({
+      cache,
+      scope: 'p',
+      concurrency: 1,
+      signal: controller.signal,
+      fetchPage: async (page) => {
+        if (page === 2) controller.abort();
+        return pageOf(reports, page);
+      },
+    }).catch(() => undefined);
+    const firstMark = cache.getMeta('p', 'sync_id')!;
+    expect(firstMark).toMatch(/^[0-9a-f-]{36}:1$/);
+    // Run 2 resumes it; its read sees the total move, so a second read follows, which is
+    // cancelled as it asks its first page.
+    const again = new AbortController();
+    const marks: string[] = [];
+    await runFullSync({
+      cache,
+      scope: 'p',
+      concurrency: 1,
+      signal: again.signal,
+      fetchPage: async (page) => {
+        const progress = JSON.parse(cache.getMeta('p', 'sync_progress')!) as { pass: number };
+        if (progress.pass === 2) {
+          marks.push(cache.getMeta('p', 'sync_id')!);
+          again.abort();
+        }
+        return { ...pageOf(reports, page), total: page === 3 ? 301 : 300 };
+      },
+    }).catch(() => undefined);
+    expect(marks).toEqual([firstMark.replace(/:1$/, ':2')]);
+    expect(JSON.parse(cache.getMeta('p', 'sync_progress')!)).toMatchObject({ pass: 2, nextPage: 1 });
+  });
+});
+
+describe('what the gap check asks for', () => {
+  it('never a report before the first page (no gap there), nor any without a way to ask', async () => {
+    const reports = generateReports(300, 10);
+    cache.putReports('p', generateReports(1, 1), '2024-01-01T00:00:00Z');
+    await syncedCopy(reports);
+    const asked: string[] = [];
+    // Report 1 was in the copy before the list's first id: pruned without a question.
+    expect(cache.getReport('p', '1')).toBeNull();
+    cache.putReports('p', generateReports(1, 1), '2024-01-01T00:00:00Z');
+    const summary = await runFullSync({
+      cache,
+      scope: 'p',
+      fetchPage: async (page) => pageOf(reports, page),
+      fetchReport: async (id) => (asked.push(id), null),
+    });
+    expect(asked).toEqual([]);
+    expect(summary).toMatchObject({ complete: true, removed: 1 });
+
+    // Without fetchReport a report in a gap is pruned as the other checks allow.
+    const left = reports.filter((r) => r.id !== '110');
+    const without = await runFullSync({ cache, scope: 'p', fetchPage: async (page) => pageOf(left, page) });
+    expect(without).toMatchObject({ complete: true, removed: 1, requests: 3 });
+  });
+});
+
 describe('against the reference service', () => {
   async function serviceSync(s: DemoService) {
     const client = new ReportServiceClient({ baseUrl: s.baseUrl, apiKey: s.apiKey });

@@ -10,11 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFullSync } from '../../electron/core/cache/fullSync';
 import { QUICK_REFRESH_MAX_PAGES, runQuickRefresh } from '../../electron/core/cache/quickRefresh';
-import {
-  LAST_QUICK_REFRESH_META,
-  REFRESH_HIGH_ID_META,
-  ReportCache,
-} from '../../electron/core/cache/reportCache';
+import { LAST_QUICK_REFRESH_META, ReportCache } from '../../electron/core/cache/reportCache';
 import { AppFailure } from '../../shared/errors';
 import type { Report } from '../../shared/report';
 import { generateReports, pageOf } from '../fixtures/generatedReports';
@@ -55,7 +51,7 @@ describe('where a quick refresh stops', () => {
   it('after a full sync, at the page holding the newest id it saw: one request when idle', async () => {
     const reports = generateReports(1_000);
     await fullSync(reports);
-    expect(cache.getMeta('p', REFRESH_HIGH_ID_META)).toBe('1000');
+    expect(cache.getMeta('p', 'refresh_high_id')).toBe('1000');
     const idle = newestFirst(reports);
     expect(await quick(idle.fetchPage)).toMatchObject({ mode: 'quick', added: 0, requests: 1, fetched: 100 });
     expect(idle.asked).toEqual([1]);
@@ -65,7 +61,7 @@ describe('where a quick refresh stops', () => {
     const service = newestFirst(grown);
     expect(await quick(service.fetchPage)).toMatchObject({ added: 120, requests: 2, pages: 2 });
     expect(service.asked).toEqual([1, 2]);
-    expect(cache.getMeta('p', REFRESH_HIGH_ID_META)).toBe('1120');
+    expect(cache.getMeta('p', 'refresh_high_id')).toBe('1120');
     expect(cache.status('p').reportCount).toBe(1_120);
   });
 
@@ -76,7 +72,7 @@ describe('where a quick refresh stops', () => {
     // Pages 1 and 2 (500–301) are new; page 3 (300–201) brings nothing new.
     expect(await quick(service.fetchPage)).toMatchObject({ added: 200, pages: 3 });
     expect(service.asked).toEqual([1, 2, 3]);
-    expect(cache.getMeta('p', REFRESH_HIGH_ID_META)).toBe('500');
+    expect(cache.getMeta('p', 'refresh_high_id')).toBe('500');
   });
 
   it('an empty copy is read to the end of a short list', async () => {
@@ -84,7 +80,7 @@ describe('where a quick refresh stops', () => {
     expect(await quick(service.fetchPage)).toMatchObject({ added: 150, pages: 2, reason: null });
     // Read to its end: a complete check of the newest, and the newest id known from now on.
     expect(cache.getMeta('p', LAST_QUICK_REFRESH_META)).toBe(NOW.toISOString());
-    expect(cache.getMeta('p', REFRESH_HIGH_ID_META)).toBe('150');
+    expect(cache.getMeta('p', 'refresh_high_id')).toBe('150');
   });
 
   it(`stops after ${QUICK_REFRESH_MAX_PAGES} pages without moving the newest known id`, async () => {
@@ -93,7 +89,7 @@ describe('where a quick refresh stops', () => {
     const service = newestFirst([...reports, ...generateReports(QUICK_REFRESH_MAX_PAGES * 100 + 50, 101)]);
     const summary = await quick(service.fetchPage);
     expect(summary).toMatchObject({ reason: 'page_limit', requests: QUICK_REFRESH_MAX_PAGES });
-    expect(cache.getMeta('p', REFRESH_HIGH_ID_META)).toBe('100');
+    expect(cache.getMeta('p', 'refresh_high_id')).toBe('100');
     expect(cache.getMeta('p', LAST_QUICK_REFRESH_META)).toBeNull();
   });
 });

@@ -543,3 +543,36 @@ describe('meta keys on disk', () => {
     expect(cache.getMeta('p', LAST_FULL_SYNC_META)).toBe(T2);
   });
 });
+
+describe('the parts "Keep available offline" reads', () => {
+  it('the status says when the newest reports were last checked, from the key the file keeps it under', () => {
+    expect(cache.status('p').lastQuickRefreshAt).toBeNull();
+    cache.setMeta('p', 'last_quick_refresh_at', T2);
+    expect(cache.status('p').lastQuickRefreshAt).toBe(T2);
+  });
+
+  it('unseen ids come in id order (numbers, then text); pruning logs each removal at the time given', () => {
+    cache.putReports(
+      'p',
+      [
+        ...generateReports(3, 9),
+        { id: 'b', url: 'https://b.example' },
+        { id: 'a', url: 'https://a.example' },
+      ],
+      T1,
+      {
+        syncId: 'old',
+      },
+    );
+    cache.putReports('p', generateReports(1, 10), T1, { syncId: 'new' });
+    expect(cache.unseenIds('p', 'new')).toEqual(['9', '11', 'a', 'b']);
+    cache.setMeta('p', LAST_FULL_SYNC_META, T1);
+    expect(cache.pruneUnseen('p', 'new', T2)).toBe(4);
+    expect(
+      cache.changes
+        .list('p')
+        .map((c) => `${c.kind}:${c.id}@${c.at}`)
+        .sort(),
+    ).toEqual(['11', '9', 'a', 'b'].map((id) => `removed:${id}@${T2}`));
+  });
+});

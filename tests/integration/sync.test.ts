@@ -63,6 +63,39 @@ describe('runFullSync', () => {
     expect(progress[0]).toMatchObject({ lastPage: 3, total: 250, fetched: 100 });
     expect(cache.status('p')).toMatchObject({ reportCount: 250, lastFullSyncAt: '2024-06-01T00:00:00.000Z' });
     expect(cache.getReport('p', '250')?.report).toEqual(reports[249]);
+    // Under the keys the file keeps them (a later version reads the same): the newest id the
+    // complete read saw, and since when changes are news.
+    expect(cache.getMeta('p', 'refresh_high_id')).toBe('250');
+    expect(cache.getMeta('p', 'changes_since')).toBe('2024-06-01T00:00:00.000Z');
+  });
+
+  it('counts what it added to the copy and changed in it, and the bad news among the changes logged', async () => {
+    const reports = generateReports(250);
+    await runFullSync({
+      cache,
+      scope: 'p',
+      fetchPage: serve(reports),
+      now: () => new Date('2024-06-01T00:00:00Z'),
+    });
+    const good = reports.find((r) => r.result === 'good')!;
+    const bad = reports.find((r) => r.result === 'bad')!;
+    const next = reports.map((r) =>
+      r.id === good.id
+        ? { ...r, result: 'bad' as const }
+        : r.id === bad.id
+          ? { ...r, privacy: 2 as const }
+          : r,
+    );
+    next.push(...generateReports(3, 1_000).map((r) => ({ ...r, result: 'bad' as const })));
+    const summary = await runFullSync({
+      cache,
+      scope: 'p',
+      fetchPage: serve(next),
+      now: () => new Date('2024-06-02T00:00:00Z'),
+    });
+    expect(summary).toMatchObject({ added: 3, changed: 2, badNews: 4, complete: true });
+    // The change log began with the first sync, and stays so.
+    expect(cache.getMeta('p', 'changes_since')).toBe('2024-06-01T00:00:00.000Z');
   });
 
   it('removes cached reports the service no longer has, only in its own scope', async () => {

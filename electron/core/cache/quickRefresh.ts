@@ -19,7 +19,8 @@ import { followPages, rateLimitRetry } from '../../../shared/paging';
 import type { ReportPage } from '../../../shared/report';
 import { throwIfStopped } from './fullSync';
 import { compareIds } from './pageGaps';
-import { LAST_QUICK_REFRESH_META, REFRESH_HIGH_ID_META, type ReportCache } from './reportCache';
+import { LAST_QUICK_REFRESH_META, type ReportCache } from './reportCache';
+import { REFRESH_HIGH_ID_META } from './syncState';
 import { DEFAULT_SYNC_LEASE_MS, holdSyncLease, runFailure } from './syncLease';
 
 /** 50 pages of 100: past that many new reports, the daily full sync is the better read. */

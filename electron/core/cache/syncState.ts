@@ -7,6 +7,8 @@
 import { SYNC_ID_META, type ReportCache } from './reportCache';
 
 export const SYNC_PROGRESS_META = 'sync_progress';
+/** Meta key holding the newest id a complete read saw: a quick refresh reads down to it. */
+export const REFRESH_HIGH_ID_META = 'refresh_high_id';
 
 /** Keys an older ReportDesk kept its progress under: dropped when a sync ends. */
 const LEGACY_PROGRESS_KEYS = [
