@@ -75,6 +75,7 @@ const TARGETS = {
   'electron/core/cache/fullSync.ts': [
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',
+    'tests/integration/fullSyncSettles.test.ts',
   ],
   // The CLI's proxy support (issue 23); tests/integration/cliProxy.test.ts runs it in child processes.
   'electron/cli/proxy.ts': ['tests/unit/cli/proxy.test.ts'],
@@ -138,6 +139,68 @@ const TARGETS = {
     'tests/integration/updateController.test.ts',
     'tests/unit/packaging/electronBuilder.test.ts',
   ],
+  // Keep available offline (issue 20): the change log, the quick refresh, the settling sync's
+  // parts, the scheduler and the gateway's services over them.
+  'electron/core/cache/reportDiff.ts': [
+    'tests/unit/cache/changes.test.ts',
+    'tests/integration/changeLog.test.ts',
+  ],
+  'electron/core/cache/changeSummary.ts': [
+    'tests/unit/cache/changes.test.ts',
+    'tests/integration/offlineChanges.test.ts',
+  ],
+  'electron/core/cache/changeLog.ts': [
+    'tests/integration/changeLog.test.ts',
+    'tests/integration/offlineChanges.test.ts',
+  ],
+  'electron/core/cache/reportWrites.ts': [
+    'tests/integration/changeLog.test.ts',
+    'tests/integration/cache.test.ts',
+    'tests/integration/reportCacheBehaviour.test.ts',
+    'tests/integration/cacheWriteSoon.test.ts',
+    'tests/integration/offlineChanges.test.ts',
+  ],
+  'electron/core/cache/cacheFile.ts': [
+    'tests/integration/cache.test.ts',
+    'tests/integration/reportCache.test.ts',
+    'tests/integration/reportCacheBehaviour.test.ts',
+    'tests/integration/cacheMigrations.test.ts',
+  ],
+  'electron/core/cache/pageGaps.ts': [
+    'tests/unit/cache/pageGaps.test.ts',
+    'tests/integration/fullSyncBehaviour.test.ts',
+    'tests/integration/fullSyncSettles.test.ts',
+  ],
+  'electron/core/cache/pageBatch.ts': [
+    'tests/unit/cache/pageBatch.test.ts',
+    'tests/integration/fullSyncBehaviour.test.ts',
+  ],
+  'electron/core/cache/syncLease.ts': [
+    'tests/integration/reportCacheBehaviour.test.ts',
+    'tests/integration/sync.test.ts',
+    'tests/integration/fullSyncBehaviour.test.ts',
+    'tests/integration/quickRefresh.test.ts',
+  ],
+  'electron/core/cache/syncState.ts': [
+    'tests/integration/sync.test.ts',
+    'tests/integration/fullSyncBehaviour.test.ts',
+    'tests/integration/fullSyncSettles.test.ts',
+  ],
+  'electron/core/cache/quickRefresh.ts': [
+    'tests/integration/quickRefresh.test.ts',
+    'tests/integration/offlineChanges.test.ts',
+  ],
+  'electron/core/offline/options.ts': ['tests/unit/offline/options.test.ts'],
+  'electron/core/offline/plan.ts': [
+    'tests/unit/offline/plan.test.ts',
+    'tests/unit/offline/scheduler.test.ts',
+  ],
+  'electron/core/offline/scheduler.ts': ['tests/unit/offline/scheduler.test.ts'],
+  'electron/core/gateway/changesService.ts': [
+    'tests/integration/offlineChanges.test.ts',
+    'tests/integration/cliChanges.test.ts',
+  ],
+  'electron/core/gateway/offlineService.ts': ['tests/integration/keepOffline.test.ts'],
 };
 
 const requested = process.argv.slice(2);

@@ -28,6 +28,12 @@ export const CHANNEL_NAMES = [
   'cache:clear',
   'cache:projects',
   'cache:overview',
+  'changes:list',
+  'changes:summary',
+  'changes:marks',
+  'changes:markSeen',
+  'offline:get',
+  'offline:set',
   'connectivity:status',
   'connectivity:check',
   'shell:openExternal',
@@ -50,6 +56,8 @@ export const EVENT_NAMES = [
   'app:navigate',
   'app:command',
   'updates:changed',
+  'offline:changed',
+  'offline:refreshed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

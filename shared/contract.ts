@@ -69,6 +69,8 @@ export interface CacheStatus {
   /** Bytes of the whole database file (shared by every profile). */
   sizeBytes: number;
   lastFullSyncAt: string | null;
+  /** When the newest reports were last checked (a quick refresh); null when never. */
+  lastQuickRefreshAt: string | null;
   syncing: boolean;
   /** The data folder, set only when other users of the computer can read it (Settings warns). */
   exposedDataDir?: string;
@@ -87,8 +89,37 @@ export interface SyncSummary {
   completedAt: string;
   /** False when the listing could not be trusted: cached reports the run did not see were kept. */
   pruned: boolean;
-  /** Why nothing was pruned; null when `pruned`. */
+  /** Why nothing was pruned; null when `pruned` (and for a quick refresh, which never prunes). */
   reason: SyncKeptReason | null;
+  /** 'full': the whole list was read (make available offline); 'quick': only the newest reports. */
+  mode: 'full' | 'quick';
+  /** Reports new to the offline copy, and reports whose result, privacy, URL, project or date changed. */
+  added: number;
+  changed: number;
+  /** True only when the copy now equals one consistent read of the service's whole list. */
+  complete: boolean;
+  /** Reads of the whole list this sync needed (up to three when the list changed while read). */
+  passes: number;
+  /** Requests this run sent to the service (retries included). */
+  requests: number;
+  /** New bad reports and reports that turned bad, among the changes logged. */
+  badNews: number;
+  /** Set when this run (the app's first "Make available offline") turned "Keep available offline" on. */
+  keepOfflineTurnedOn?: boolean;
+}
+
+export type ChangeKind = 'added' | 'changed' | 'removed';
+
+/** A report's watched fields that changed: before → after (null where the report had none). */
+export type ChangeFields = Record<string, { before: unknown; after: unknown }>;
+
+/** One entry of a profile's change log. */
+export interface ReportChange {
+  id: string;
+  kind: ChangeKind;
+  /** ISO time the change was found. */
+  at: string;
+  fields: ChangeFields;
 }
 
 export interface ConnectivityState {
@@ -106,6 +137,10 @@ export interface SyncProgress {
   fetched: number;
   total: number | null;
   phase: 'fetching' | 'pruning' | 'done' | 'failed' | 'cancelled';
+  /** Which read of the whole list (1–3) a full sync is on; a quick refresh has 1. */
+  pass?: number;
+  /** A run of "Keep available offline" the user did not start. */
+  background?: boolean;
 }
 
 /** An export of every page of a list query, ready to save. */
@@ -153,6 +188,62 @@ export interface CacheOverview {
   /** Per project, by name; "" for reports without a project. */
   projects: ({ project: string } & ResultCounts)[];
   lastFullSyncAt: string;
+}
+
+/** One report in "Changes since …": what its unseen changes came to (first before → last after). */
+export interface ChangedReport extends ReportChange {
+  /** A new report that is bad, or one whose result turned bad. */
+  bad: boolean;
+  /** The report as the offline copy holds it now; null once removed. */
+  report: Report | null;
+}
+
+/** "Changes since …": the profile's unseen changes, counted per report. */
+export interface ChangesSummary {
+  profileId: string | null;
+  /** Since when: the last "mark all as seen", else the first full sync; null before that. */
+  since: string | null;
+  counts: { added: number; addedBad: number; changed: number; turnedBad: number; removed: number };
+  /** Newest first, at most CHANGES_SHOWN. */
+  items: ChangedReport[];
+  /** Changed reports beyond `items`. */
+  more: number;
+}
+
+/** How often the newest reports are checked: minutes, or null for only by hand. */
+export type RefreshMinutes = 5 | 15 | 60 | null;
+export const REFRESH_MINUTES: readonly RefreshMinutes[] = [5, 15, 60, null];
+
+/** A profile's "Keep available offline" options (profiles.json; no secrets). */
+export interface OfflineOptions {
+  keepOffline: boolean;
+  refreshMinutes: RefreshMinutes;
+  /** A system notification when a refresh finds new bad reports or reports that turned bad. */
+  notifyBad: boolean;
+}
+
+/** A profile's offline copy as "Keep available offline" sees it. */
+export interface OfflineState extends OfflineOptions {
+  profileId: string;
+  /** False until the user (or the first "Make available offline") chose keepOffline. */
+  keepOfflineChosen: boolean;
+  lastQuickRefreshAt: string | null;
+  lastFullSyncAt: string | null;
+  /** What this app is running for the profile now. */
+  running: 'quick' | 'full' | null;
+  /** The daily full sync is due but waits for mains power (or for the user). */
+  waitingForPower: boolean;
+  /** The last automatic run's failure (the service out of reach…); null after a success. */
+  lastError: AppError | null;
+}
+
+/** After every refresh or sync this app ran: what it found, and whether to notify about it. */
+export interface OfflineRefreshed {
+  profileId: string;
+  profileName: string;
+  summary: SyncSummary;
+  /** The profile asked for a notification of bad news (the front end decides when to show one). */
+  notifyBad: boolean;
 }
 
 /** Where a reportdesk:// link leads, after switching to its profile. */
@@ -329,6 +420,33 @@ export interface FirstScreen {
   /** The list asked for, as `reports:list` answers it; null when not asked or another profile is active. */
   list: Result<ReportPageResult> | null;
 }
+export const SyncInputSchema = z
+  .object({
+    /** Only the newest reports (the quick refresh). */
+    quick: z.boolean().optional(),
+    /** The app's first "Make available offline" turns "Keep available offline" on. */
+    turnOnKeepOffline: z.boolean().optional(),
+  })
+  .strict()
+  .optional();
+/** At most this many reports are listed by "Changes since …" (and marked at once). */
+export const CHANGES_SHOWN = 200;
+const isoTime = z
+  .string()
+  .max(64)
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'Not a date and time (e.g. 2026-11-23T09:00:00Z).');
+export const ChangesListInputSchema = z.object({ since: isoTime.optional() }).strict().optional();
+const reportIds = z.array(ReportIdSchema).max(CHANGES_SHOWN);
+export const ChangesMarksInputSchema = z.object({ ids: reportIds }).strict();
+export const ChangesMarkSeenInputSchema = z.object({ ids: reportIds.optional() }).strict().optional();
+export const OfflineSetInputSchema = z
+  .object({
+    profileId,
+    keepOffline: z.boolean().optional(),
+    refreshMinutes: z.union([z.literal(5), z.literal(15), z.literal(60), z.null()]).optional(),
+    notifyBad: z.boolean().optional(),
+  })
+  .strict();
 
 // ---- Channels -----------------------------------------------------------------------------
 
@@ -377,14 +495,27 @@ export const CHANNELS = {
   'account:get': channel<typeof none, AccountResult>(none),
 
   'cache:status': channel<typeof none, CacheStatus>(none),
-  /** Full sync ("make available offline"); progress arrives as `sync:progress` events. */
-  'cache:sync': channel<typeof none, SyncSummary>(none),
+  /** Full sync ("make available offline"), or the quick refresh; progress as `sync:progress` events. */
+  'cache:sync': channel<typeof SyncInputSchema, SyncSummary>(SyncInputSchema),
   'cache:cancelSync': channel<typeof none, { cancelled: boolean }>(none),
   'cache:clear': channel<typeof none, CacheStatus>(none),
   /** Project names seen in the active profile's cache, for filter suggestions. */
   'cache:projects': channel<typeof none, string[]>(none),
   /** Result counts from the cache after a full sync; null when nothing is synced. */
   'cache:overview': channel<typeof OverviewInputSchema, CacheOverview | null>(OverviewInputSchema),
+  /** The active profile's change log, newest first (the CLI's `cache changes`). */
+  'changes:list': channel<typeof ChangesListInputSchema, { changes: ReportChange[] }>(ChangesListInputSchema),
+  /** "Changes since …" of the active profile. */
+  'changes:summary': channel<typeof none, ChangesSummary>(none),
+  /** Of these ids, the ones the list marks as new (unseen "added"). */
+  'changes:marks': channel<typeof ChangesMarksInputSchema, { newIds: string[] }>(ChangesMarksInputSchema),
+  /** Marks these reports' changes (a report opened), or all of them, as seen. */
+  'changes:markSeen': channel<typeof ChangesMarkSeenInputSchema, ChangesSummary>(ChangesMarkSeenInputSchema),
+  /** A profile's "Keep available offline" options and when its copy was last checked. */
+  'offline:get': channel<z.ZodObject<{ profileId: typeof profileId }>, OfflineState>(
+    z.object({ profileId }).strict(),
+  ),
+  'offline:set': channel<typeof OfflineSetInputSchema, OfflineState>(OfflineSetInputSchema),
 
   'connectivity:status': channel<typeof none, ConnectivityState>(none),
   /** Probes the service now (the "retry" button) and answers the new state. */
@@ -429,6 +560,10 @@ export interface EventPayloads {
   /** A menu item asks the renderer to run a command (refresh, new report, focus search…). */
   'app:command': { command: AppCommand };
   'updates:changed': UpdateStatus;
+  /** A profile's offline state changed (options, a run started or ended). */
+  'offline:changed': OfflineState;
+  /** A refresh or sync this app ran has ended. */
+  'offline:refreshed': OfflineRefreshed;
 }
 // Every event has a payload type, and every payload type an event.
 const _payloadForEveryEvent: [

@@ -16,6 +16,7 @@
  * `retry` says is a rate limit drops the walk to one request at a time for the rest of it, and
  * no request starts before the wait it asked for is over.
  */
+import { AppFailure } from './errors';
 import type { Report, ReportPage } from './report';
 
 /** 5,000 pages of 100: half a million reports, far above any account the app is made for. */
@@ -28,7 +29,19 @@ export const MAX_PAGES_PER_WALK = 5_000;
  */
 export const PAGES_AHEAD_PER_REQUEST = 2;
 
-export type PageWalkStop = 'end' | 'paging_ignored' | 'page_limit';
+/** 'caught_up': `onPage` said it had what it needed (a quick refresh reached what it knew). */
+/**
+ * Page requests in flight at once for the full sync, the export and `reports list --all`:
+ * enough to hide a network's round trip, few enough to be polite.
+ */
+export const PAGES_IN_FLIGHT = 4;
+
+/** A 429 is waited out this many times per page at most… */
+export const RATE_LIMIT_WAITS_PER_PAGE = 5;
+/** …each wait at most this long; a longer Retry-After ends the walk with the service's sentence. */
+export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+export type PageWalkStop = 'end' | 'caught_up' | 'paging_ignored' | 'page_limit';
 
 /** How to ask a failed page again: after `delayMs`; `rateLimited` drops the walk to one at a time. */
 export interface PageRetry {
@@ -43,9 +56,10 @@ export interface PageWalkOptions<P extends ReportPage> {
   fetchPage: (page: number, signal: AbortSignal) => Promise<P>;
   /**
    * Called for every page that brought something new, in page order, before any later page
-   * is handed over; `fresh` are its reports not seen earlier in this walk. A throw ends the walk.
+   * is handed over; `fresh` are its reports not seen earlier in this walk. A throw ends the walk;
+   * so does 'stop' (stop 'caught_up'), without asking for another page.
    */
-  onPage: (page: P, fresh: Report[], pageNumber: number) => void | Promise<void>;
+  onPage: (page: P, fresh: Report[], pageNumber: number) => void | 'stop' | Promise<void | 'stop'>;
   /** Total announced before this walk started (a resumed sync), for the page bound. */
   knownTotal?: number | null;
   /** The hard maximum of pages asked (default MAX_PAGES_PER_WALK). */
@@ -228,7 +242,7 @@ export async function followPages<P extends ReportPage>(
       const fresh = page.reports.filter((report) => !seen.has(String(report.id)));
       if (page.reports.length > 0 && fresh.length === 0) return finish('paging_ignored', pageNumber);
       for (const report of fresh) seen.add(String(report.id));
-      await options.onPage(page, fresh, pageNumber);
+      if ((await options.onPage(page, fresh, pageNumber)) === 'stop') return finish('caught_up', pageNumber);
       const ended =
         page.reports.length === 0 ||
         page.reports.length < page.perPage ||
@@ -242,4 +256,19 @@ export async function followPages<P extends ReportPage>(
     walk.abort();
     await Promise.allSettled(pending.values());
   }
+}
+
+/**
+ * The walks' answer to a failed page: a 429 is waited out (its Retry-After, else 1 s doubling)
+ * and drops the rest of the walk to one request at a time; every other failure ends the walk
+ * (the client has already retried what it retries).
+ */
+export function rateLimitRetry(error: unknown, failures: number): PageRetry | null {
+  if (!(error instanceof AppFailure) || error.error.kind !== 'rate_limited') return null;
+  if (failures > RATE_LIMIT_WAITS_PER_PAGE) return null;
+  const asked = error.error.retryAfterSeconds;
+  const delayMs =
+    asked !== undefined ? asked * 1000 : Math.min(MAX_RATE_LIMIT_WAIT_MS, 1000 * 2 ** (failures - 1));
+  if (delayMs > MAX_RATE_LIMIT_WAIT_MS) return null;
+  return { delayMs, rateLimited: true };
 }

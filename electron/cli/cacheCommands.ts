@@ -1,10 +1,11 @@
 /**
- * `cache sync|status|clear`: the offline cache of this run's connection (a profile, or the
- * REPORT_DESK_API_KEY connection, whose cache is kept apart per base URL and key).
+ * `cache sync|status|changes|clear`: the offline cache of this run's connection (a profile, or
+ * the REPORT_DESK_API_KEY connection, whose cache is kept apart per base URL and key).
  */
 import type { SyncProgress } from '../../shared/contract';
 import { UsageError } from './args';
-import type { CliCommand } from './context';
+import { changesText, parseSince } from './changesFormat';
+import { text, type CliCommand } from './context';
 import { cacheStatusText, display, syncProgressLine, syncSummaryText, toJson } from './format';
 import type { ConnectionTarget } from './connection';
 
@@ -18,9 +19,10 @@ export const CACHE_COMMANDS: CliCommand[] = [
   {
     words: ['cache', 'sync'],
     positionals: [],
-    options: ['profile'],
-    summary: 'Make every report available offline (progress on stderr; resumes where it stopped).',
-    async run({ io, json, connect }) {
+    options: ['quick', 'profile'],
+    summary:
+      'Make every report available offline (progress on stderr; resumes where it stopped); --quick checks only the newest.',
+    async run({ io, options, json, connect }) {
       const core = await connect();
       const unsubscribe = json
         ? undefined
@@ -30,7 +32,7 @@ export const CACHE_COMMANDS: CliCommand[] = [
             if (line) io.stderr.write(line);
           });
       try {
-        const summary = await core.handlers['cache:sync'](undefined);
+        const summary = await core.handlers['cache:sync']({ quick: options.quick === true });
         io.stdout.write(json ? toJson(summary) : syncSummaryText(summary, whose(core.target)));
       } finally {
         unsubscribe?.();
@@ -48,6 +50,19 @@ export const CACHE_COMMANDS: CliCommand[] = [
       io.stdout.write(
         json ? toJson(status) : cacheStatusText(status, whose(core.target), io.now?.() ?? new Date()),
       );
+    },
+  },
+  {
+    words: ['cache', 'changes'],
+    positionals: [],
+    options: ['since', 'profile'],
+    summary: 'List what syncs and refreshes found changed on the service, newest first (kept 30 days).',
+    async run({ io, options, json, connect }) {
+      const given = text(options, 'since');
+      const since = given === undefined ? undefined : parseSince(given, io.now?.() ?? new Date());
+      const core = await connect();
+      const { changes } = await core.handlers['changes:list']({ since });
+      io.stdout.write(json ? toJson({ changes }) : changesText(changes, whose(core.target), since));
     },
   },
   {

@@ -4,6 +4,7 @@
  */
 import type { ContractHandlers } from '../../shared/contract';
 import type { EventHub } from '../core/events';
+import type { CoreServices } from '../core/services';
 import type { StoredProfile } from '../core/profiles/profileStore';
 
 export type ConnectionTarget =
@@ -13,4 +14,6 @@ export interface Connected {
   handlers: ContractHandlers;
   events: EventHub;
   target: ConnectionTarget;
+  /** Every page of a list query (the export's walk). */
+  listAll: CoreServices['listAll'];
 }

@@ -68,7 +68,7 @@ function dateText(value: unknown): string {
 }
 
 /** Columns padded to their widest cell; the last column is left ragged. */
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col].length)));
   const line = (cells: string[]) =>
     cells
@@ -128,21 +128,42 @@ export function syncProgressLine(progress: SyncProgress): string | null {
   if (progress.phase === 'fetching') {
     const of = progress.lastPage === null ? '' : ` of ${progress.lastPage}`;
     const total = progress.total === null ? '' : ` of ${progress.total}`;
-    return `Page ${progress.page}${of}: ${progress.fetched}${total} reports fetched.\n`;
+    const read = (progress.pass ?? 1) > 1 ? `Read ${progress.pass}, page` : 'Page';
+    return `${read} ${progress.page}${of}: ${progress.fetched}${total} reports fetched.\n`;
   }
   if (progress.phase === 'pruning') return 'Removing the cached reports the service no longer has.\n';
   return null;
 }
 
 export function syncSummaryText(summary: SyncSummary, whose: string): string {
-  const reports = `${summary.fetched} report${summary.fetched === 1 ? '' : 's'}`;
-  const pages = `${summary.pages} page${summary.pages === 1 ? '' : 's'}`;
+  const asked = plural(summary.requests, 'request');
+  if (summary.mode === 'quick') {
+    return `Checked the newest reports of ${whose} (${asked}): ${changesText(summary) || 'nothing new'}. A quick refresh reads only the newest reports; "cache sync" without --quick reads them all.\n`;
+  }
+  const reports = plural(summary.fetched, 'report');
+  const pages = `${plural(summary.pages, 'page')}, ${asked}`;
+  const changes = changesText(summary);
   const removed =
     summary.removed === 0
       ? ''
-      : ` Removed ${summary.removed} cached report${summary.removed === 1 ? '' : 's'} the service no longer has.`;
+      : ` Removed ${plural(summary.removed, 'cached report')} the service no longer has.`;
   const are = summary.fetched === 1 ? 'is' : 'are';
-  return `${reports} of ${whose} ${are} now available offline (${pages}).${removed}${keptText(summary)}\n`;
+  const complete = summary.complete
+    ? ` The offline copy is complete${summary.passes > 1 ? ` (the list changed while it was read, so it was read ${summary.passes} times)` : ''}.`
+    : '';
+  return `${reports} of ${whose} ${are} now available offline (${pages}).${changes ? ` ${capitalised(changes)}.` : ''}${removed}${complete}${keptText(summary)}\n`;
+}
+
+/** "3 new, 2 changed" (to the offline copy); '' when neither. */
+function changesText(summary: SyncSummary): string {
+  const parts: string[] = [];
+  if (summary.added > 0) parts.push(`${summary.added} new`);
+  if (summary.changed > 0) parts.push(`${summary.changed} changed`);
+  return parts.join(', ');
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Why nothing was removed from the cache, when the listing could not be trusted. */
@@ -151,7 +172,7 @@ function keptText(summary: SyncSummary): string {
     case null:
       return '';
     case 'listing_changed':
-      return ' The reports on the service changed while they were read, so no cached report was removed; run the sync again to settle it.';
+      return ` The reports on the service kept changing while they were read (${plural(summary.passes, 'read')}), so the offline copy may be incomplete and no cached report was removed; run the sync again later to settle it.`;
     case 'paging_ignored':
       return ` The Report Service seems to ignore paging (it sent the same reports again for the next page), so the sync stopped after ${plural(summary.pages, 'page')} with ${plural(summary.fetched, 'report')} and no cached report was removed.`;
     case 'page_limit':

@@ -29,6 +29,18 @@ Offline:
   "cached_at": TIME} instead of the bare record. --no-cache turns this off (exit 6). Changes
   are never queued: while the service cannot be reached they fail with exit 6.
 
+Keeping the copy current:
+  cache sync reads every report; a list that changes while it is read is read again (three
+  reads at most), and the copy is called complete ("complete": true) only after one steady
+  read; otherwise it says the copy may be incomplete and removes nothing. cache sync --quick
+  reads only the newest reports, down to what the copy already has (one request when nothing
+  is new; "complete": false). --json adds "added", "changed", "removed", "complete", "passes"
+  and "requests" to the summary. Both share one lease per profile with the desktop app: while
+  one runs, another is exit 9. cache changes lists what they found (new reports; result,
+  privacy, URL, project or date changes; reports gone), newest first, kept 30 days and 10,000
+  per profile; --json prints {"changes": [{"id", "kind", "at", "fields": {FIELD: {"before",
+  "after"}}}]}.
+
 Environment:
   REPORT_DESK_API_KEY        the API key (never given as an argument); see Connection
   REPORT_DESK_BASE_URL       the base URL when --base-url is not given

@@ -61,6 +61,8 @@ export const OPTIONS: Record<string, OptionSpec> = {
     ['table', ...EXPORT_FORMATS],
   ),
   output: option('output', 'write the list to FILE (replaced atomically, readable by you only)', 'FILE'),
+  quick: option('quick', 'only the newest reports, down to what the offline copy already has'),
+  since: option('since', 'only changes found after TIME: a date and time, or an age (30m, 12h, 7d)', 'TIME'),
 };
 
 /** Options every command accepts. */

@@ -18,7 +18,7 @@ import {
 } from '../../shared/report';
 import { extname, resolve as resolvePath } from 'node:path';
 import { writeExportFile } from '../core/export/exportFile';
-import { collectAllPages, formatReports, type ExportFormat } from '../core/export/exporter';
+import { formatReports, type ExportFormat } from '../core/export/exporter';
 import { registerSecret } from '../core/log';
 import { UsageError, type OptionValues } from './args';
 import {
@@ -183,10 +183,7 @@ export const REPORT_COMMANDS: CliCommand[] = [
       let tableText: () => string;
       let firstPage: Pick<ReportPage, 'page' | 'perPage'>;
       if (all) {
-        const collected = await collectAllPages({
-          fetchPage: (page) => fetchPage({ ...query, page }),
-          firstPage: query.page ?? 1,
-        }).catch(withPagingAdvice);
+        const collected = await core.listAll(query, { firstPage: query.page ?? 1 }).catch(withPagingAdvice);
         ({ reports, origin, total, firstPage } = collected);
         tableText = () => reportTable(reports) + allPagesSummary(reports.length, collected.pages);
       } else {

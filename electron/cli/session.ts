@@ -238,5 +238,5 @@ function activeProfile(services: CoreServices): StoredProfile {
 }
 
 function bind(services: CoreServices, target: ConnectionTarget): Connected {
-  return { handlers: services.handlers, events: services.events, target };
+  return { handlers: services.handlers, events: services.events, target, listAll: services.listAll };
 }

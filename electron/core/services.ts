@@ -7,16 +7,18 @@
  */
 import { join } from 'node:path';
 import type { ContractHandlers } from '../../shared/contract';
-import { ReportCache } from './cache/reportCache';
+import { LAST_FULL_SYNC_META, LAST_QUICK_REFRESH_META, ReportCache } from './cache/reportCache';
 import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
 import { Accounts } from './gateway/accounts';
 import { CacheViews } from './gateway/cacheViews';
+import { ChangesService } from './gateway/changesService';
 import { Connections, type ClientSettings, type Connection, type DemoLauncher } from './gateway/connection';
 import { Connectivity } from './gateway/connectivity';
 import { ExportService, type SaveExport } from './gateway/exportService';
 import { gatewayHandlers } from './gateway/gateway';
 import { Links } from './gateway/links';
+import { OfflineService } from './gateway/offlineService';
 import { OnlinePolicy } from './gateway/onlinePolicy';
 import { ProfilesService } from './gateway/profilesService';
 import { ReportsService } from './gateway/reportsService';
@@ -29,6 +31,9 @@ import { ProfileStore } from './profiles/profileStore';
 import type { UpdatesContext } from './updates/appUpdates';
 import { unmanagedUpdates, type UpdatesService } from './updates/updatesService';
 import { ChangeTracker, coreWorkActivity, trackChanges } from './updates/workActivity';
+import { offlineOptionsOf } from './offline/options';
+import type { PowerSource } from './offline/power';
+import { OfflineScheduler, type SchedulerOptions } from './offline/scheduler';
 
 export interface CoreServicesOptions {
   dataDir: string;
@@ -58,6 +63,12 @@ export interface CoreServicesOptions {
    * preview — the `updates:*` channels answer that the installed app manages updates.
    */
   updates?: (context: UpdatesContext) => UpdatesService;
+  /**
+   * Keeps the offline copies of "Keep available offline" profiles current in the background
+   * (the app and the preview): where the power comes from, and (tests) the scheduler's clock.
+   * Without it nothing runs by itself (the CLI).
+   */
+  keepOffline?: { power: PowerSource } & Pick<SchedulerOptions, 'clock' | 'startDelayMs'>;
 }
 
 export interface CoreServices {
@@ -73,6 +84,8 @@ export interface CoreServices {
   dataDirAccess: DataDirAccess;
   /** The app's updates (main installs a downloaded one on quit through it). */
   updates: UpdatesService;
+  /** Every page of a list query, walked as the export walks them (the CLI's `reports list --all`). */
+  listAll: ExportService['collect'];
   close(): Promise<void>;
 }
 
@@ -134,7 +147,15 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   );
   const policy = new OnlinePolicy(connections, connectivity, options.offlineFallback ?? true);
   const accounts = new Accounts(cache, now, logger);
-  const sync = new SyncService({ connections, policy, cache, events, now, leaseMs: options.syncLeaseMs });
+  const sync = new SyncService({
+    connections,
+    profiles,
+    policy,
+    cache,
+    events,
+    now,
+    leaseMs: options.syncLeaseMs,
+  });
   const profileService = new ProfilesService({
     profiles,
     keys,
@@ -147,7 +168,13 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     sync,
   });
   const reports = new ReportsService(connections, policy, cache, accounts, now);
-  const exports = new ExportService((query) => reports.list(query), events, now, options.saveExport);
+  const offline = new OfflineService(profiles, connections, cache, sync, events);
+  const exports = new ExportService(
+    (query, list) => reports.list(query, list),
+    events,
+    now,
+    options.saveExport,
+  );
   const changes = new ChangeTracker();
   const updates =
     options.updates?.({
@@ -171,9 +198,36 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     links: new Links(profiles, (id) => profileService.activate(id), options.openExternal),
     updates,
     connections,
+    changes: new ChangesService(connections, cache, now),
+    offline,
   });
   // Report writes are counted: a restart into an update waits while a bulk change sends them.
   const handlers = trackChanges(gateway, changes);
+  const scheduler = options.keepOffline
+    ? new OfflineScheduler({
+        ...options.keepOffline,
+        profiles: () =>
+          profiles.list().map((profile) => ({
+            id: profile.id,
+            options: offlineOptionsOf(profile),
+            lastQuickAt: cache.getMeta(profile.id, LAST_QUICK_REFRESH_META),
+            lastFullAt: cache.getMeta(profile.id, LAST_FULL_SYNC_META),
+          })),
+        run: (profileId, mode) => sync.run({ profileId, mode, background: true }),
+        connectivity: {
+          get online() {
+            return connectivity.online;
+          },
+          activeProfileId: () => connections.activeProfileId(),
+        },
+        events,
+        onChange: (profileId) => offline.announce(profileId),
+      })
+    : undefined;
+  if (scheduler) {
+    offline.attach(scheduler);
+    scheduler.start();
+  }
   let closed = false;
   return {
     handlers,
@@ -185,11 +239,14 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     profiles,
     dataDirAccess,
     updates,
+    listAll: (query, walk) => exports.collect(query, walk),
     async close() {
       if (closed) return;
       closed = true;
+      scheduler?.stop();
       updates.close();
       profileService.close();
+      offline.close();
       sync.cancel();
       connectivity.close();
       await demo?.stop();

@@ -12,7 +12,7 @@ import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse }
 import type { Socket } from 'node:net';
 import { AppFailure, appError } from '../../shared/errors';
 import { paginate } from './paginator';
-import { ReportStore, type AccountData, type DemoAccount } from './store';
+import { ReportStore, type AccountData, type DemoAccount, type ServiceSideChange } from './store';
 import type { StoredReport } from './seed';
 import {
   bagFromSearchParams,
@@ -25,7 +25,7 @@ import {
   type ListParams,
 } from './validation';
 
-export type { DemoAccount } from './store';
+export type { DemoAccount, ServiceSideChange } from './store';
 
 export interface FaultRule {
   /** 'GET' | 'POST' | …; any method when omitted. */
@@ -72,9 +72,15 @@ export interface FaultController {
   ignorePage(on?: boolean): void;
   /**
    * A report deleted while a client pages through the list: once page `afterPage` of a list has
-   * been served, report `id` (default: the first report of that list's page 1) is deleted, once.
+   * been served, report `id` (default: the first report of that list's page 1) is deleted —
+   * once, or the next `times` times that page is served (each time the first of page 1).
    */
-  deleteDuringListing(options: { afterPage: number; id?: number }): void;
+  deleteDuringListing(options: { afterPage: number; id?: number; times?: number }): void;
+  /**
+   * Any change while a client pages through the list: `run` is called once page `afterPage` of
+   * a list has been served (its answer already built), the next `times` times (default 1).
+   */
+  afterListPage(options: { afterPage: number; times?: number; run: () => void }): void;
 }
 
 export interface RecordedRequest {
@@ -127,6 +133,17 @@ export interface DemoService {
   reportCount(apiKey?: string): number;
   /** Replaces an account's reports with n generated ones (benchmarks need 10,000). */
   seedReports(n: number, apiKey?: string): void;
+  /** Adds n generated reports after the newest, as if created meanwhile; answers their ids. */
+  addReports(n: number, apiKey?: string): number[];
+  /**
+   * Changes a report on the service's side (its result re-analysed, its privacy changed
+   * elsewhere), not through the API; throws for an unknown id.
+   */
+  changeReport(id: number, fields: ServiceSideChange, apiKey?: string): void;
+  /** Deletes a report on the service's side; answers whether it existed. */
+  deleteReport(id: number, apiKey?: string): boolean;
+  /** Every report id of an account, ascending. */
+  reportIds(apiKey?: string): number[];
   /** Closes the server and every open socket, hung and keep-alive ones included. */
   stop(): Promise<void>;
 }
@@ -188,8 +205,13 @@ class FaultList implements FaultController {
   private readonly rules: { rule: FaultRule; remaining: number }[] = [];
   latencyMs = 0;
   pageIgnored = false;
-  /** The pending deletion of deleteDuringListing; null once done or when off. */
-  deletion: { afterPage: number; id?: number } | null = null;
+  /** Changes to make once a list page was served (deleteDuringListing, afterListPage). */
+  listingHooks: {
+    name: string;
+    afterPage: number;
+    remaining: number;
+    run: (account: AccountData, params: ListParams) => void;
+  }[] = [];
 
   add(rule: FaultRule): void {
     this.rules.push({ rule, remaining: rule.times ?? Number.POSITIVE_INFINITY });
@@ -199,7 +221,7 @@ class FaultList implements FaultController {
     this.rules.length = 0;
     this.latencyMs = 0;
     this.pageIgnored = false;
-    this.deletion = null;
+    this.listingHooks.length = 0;
   }
 
   setLatency(ms: number): void {
@@ -212,10 +234,43 @@ class FaultList implements FaultController {
     this.pageIgnored = on;
   }
 
-  deleteDuringListing(options: { afterPage: number; id?: number }): void {
+  /** Set by startDemoService: deletes `id`, else the first report of the list's page 1. */
+  deleteFromListing: (account: AccountData, params: ListParams, id?: number) => void = () => {};
+
+  deleteDuringListing(options: { afterPage: number; id?: number; times?: number }): void {
+    const { id } = options;
+    // A new deletion replaces one still pending, as it always has.
+    this.listingHooks = this.listingHooks.filter((hook) => hook.name !== 'deleteDuringListing');
+    this.hook('deleteDuringListing', options, (account, params) =>
+      this.deleteFromListing(account, params, id),
+    );
+  }
+
+  afterListPage(options: { afterPage: number; times?: number; run: () => void }): void {
+    this.hook('afterListPage', options, () => options.run());
+  }
+
+  private hook(
+    name: string,
+    options: { afterPage: number; times?: number },
+    run: (account: AccountData, params: ListParams) => void,
+  ): void {
     if (!(Number.isInteger(options.afterPage) && options.afterPage >= 1))
-      throw new Error('deleteDuringListing needs afterPage, a page number of 1 or more.');
-    this.deletion = { ...options };
+      throw new Error(`${name} needs afterPage, a page number of 1 or more.`);
+    const times = options.times ?? 1;
+    if (!(Number.isInteger(times) && times >= 1))
+      throw new Error(`${name} needs times, a whole number of 1 or more.`);
+    this.listingHooks.push({ name, afterPage: options.afterPage, remaining: times, run });
+  }
+
+  /** Runs (and uses up) the hooks of a list page just served. */
+  listPageServed(account: AccountData, params: ListParams): void {
+    for (const hook of [...this.listingHooks]) {
+      if (hook.afterPage !== params.page) continue;
+      hook.remaining -= 1;
+      if (hook.remaining <= 0) this.listingHooks.splice(this.listingHooks.indexOf(hook), 1);
+      hook.run(account, params);
+    }
   }
 
   /** The first rule (in the order added) that matches and has uses left; uses one. */
@@ -415,7 +470,7 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
         path: `${origin}${API_PREFIX}/reports`,
         query: [...url.searchParams],
       });
-      deleteDuringListing(account, params);
+      faults.listPageServed(account, params);
       return { status: 200, body: envelope as unknown as JsonBody };
     }
 
@@ -464,13 +519,10 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
   }
 
   /** The deleteDuringListing fault: after its page was served (the answer is already built). */
-  function deleteDuringListing(account: AccountData, params: ListParams): void {
-    const deletion = faults.deletion;
-    if (!deletion || params.page !== deletion.afterPage) return;
-    faults.deletion = null;
-    const id = deletion.id ?? store.list(account, { ...params, page: 1 }).items[0]?.id;
+  faults.deleteFromListing = (account, params, given) => {
+    const id = given ?? store.list(account, { ...params, page: 1 }).items[0]?.id;
     if (id !== undefined) store.delete(account, id);
-  }
+  };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -504,6 +556,19 @@ export async function startDemoService(options: DemoServiceOptions = {}): Promis
         throw new Error('seedReports needs a whole number of reports, 0 or more.');
       store.replaceWithGenerated(dataFor(apiKey), n);
     },
+    addReports: (n, apiKey) => {
+      if (!Number.isInteger(n) || n < 0)
+        throw new Error('addReports needs a whole number of reports, 0 or more.');
+      const data = dataFor(apiKey);
+      const before = new Set(data.reports.keys());
+      store.addGenerated(data, n);
+      return [...data.reports.keys()].filter((id) => !before.has(id)).sort((a, b) => a - b);
+    },
+    changeReport: (id, fields, apiKey) => {
+      if (!store.edit(dataFor(apiKey), id, fields)) throw new Error(`The demo service has no report ${id}.`);
+    },
+    deleteReport: (id, apiKey) => store.delete(dataFor(apiKey), id),
+    reportIds: (apiKey) => [...dataFor(apiKey).reports.keys()].sort((a, b) => a - b),
     stop: async () => {
       if (stopped) return;
       stopped = true;

@@ -15,6 +15,11 @@ import { mixSeed } from './random';
 import { analyseUrl, generateReports, type StoredReport } from './seed';
 import type { CreateFields, ListParams, UpdateFields } from './validation';
 
+/** The fields a test may change on the service's side (StoreReport.edit). */
+export type ServiceSideChange = Partial<
+  Pick<StoredReport, 'result' | 'privacy' | 'url' | 'project' | 'generated_at'>
+>;
+
 /** One account the service knows: its API key and what GET /account answers. */
 export interface DemoAccount {
   apiKey: string;
@@ -199,6 +204,27 @@ export class ReportStore {
     const deleted = data.reports.delete(id);
     if (deleted) this.changed(data);
     return deleted;
+  }
+
+  /**
+   * A change made on the service's side, not through the API (a report re-analysed, its privacy
+   * changed elsewhere): for tests of what a client notices. Answers the report, or undefined.
+   */
+  edit(data: AccountData, id: number, fields: ServiceSideChange): StoredReport | undefined {
+    const report = data.reports.get(id);
+    if (!report) return undefined;
+    Object.assign(report, fields);
+    if (report.privacy !== 2) report.password_hash = null;
+    report.updated_at = this.options.now().toISOString();
+    // The result, url or date may be a sort key: every cached order is rebuilt.
+    this.changed(data);
+    return report;
+  }
+
+  /** Adds `count` generated reports after the newest (fresh, globally unique ids). */
+  addGenerated(data: AccountData, count: number): void {
+    this.fillWithGenerated(data, count);
+    this.changed(data);
   }
 
   /** Replaces the account's reports with `count` generated ones (fresh, globally unique ids). */

@@ -10,6 +10,7 @@ import {
   Menu,
   net,
   Notification,
+  powerMonitor,
   protocol,
   session,
   shell,
@@ -36,6 +37,7 @@ import { SUBSCRIPTION_IPC_CHANNEL } from '../core/ipc/channels';
 import { RendererEventRelay } from '../core/ipc/eventRelay';
 import { buildApplicationMenu } from './menu';
 import { createElectronUpdates } from './updates';
+import { electronPowerSource } from './power';
 import { createMainWindow } from './window';
 
 /** End-to-end test run: no OS integration (protocol registration), links recorded, not opened. */
@@ -127,6 +129,8 @@ async function start(): Promise<void> {
     demoLauncher: inProcessDemoLauncher,
     // electron-updater over the signed feed; a development run never checks (core/updates).
     updates: (context) => createElectronUpdates(context, userDataDir),
+    // Keeps "Keep available offline" profiles current; the daily full sync waits on battery.
+    keepOffline: { power: electronPowerSource(powerMonitor) },
   });
   unbindContract = bindContract(ipcMain, services.handlers, {
     isTrustedSender,

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EntryUsageError, parseEntryArgs, parsePort } from '../core/entryArgs';
 import { createLogger } from '../core/log';
+import { MAINS_POWER } from '../core/offline/power';
 import { createCoreServices } from '../core/services';
 import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { startPreviewServer } from './server';
@@ -42,7 +43,13 @@ async function main(): Promise<number> {
   const dataDir = resolve(values['data-dir'] ?? join(repoRoot, '.tmp', 'preview-data'));
   const logger = createLogger('preview', (line) => console.error(line));
 
-  const core = await createCoreServices({ dataDir, logger, demoLauncher: inProcessDemoLauncher });
+  const core = await createCoreServices({
+    dataDir,
+    logger,
+    demoLauncher: inProcessDemoLauncher,
+    // "Keep available offline" runs here too; a browser says nothing about the battery.
+    keepOffline: { power: MAINS_POWER },
+  });
   let server;
   try {
     server = await startPreviewServer({

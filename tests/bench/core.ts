@@ -14,7 +14,11 @@ export interface BenchCore {
   close(): Promise<void>;
 }
 
-export async function coreWithProfile(service: DemoService, prefix: string): Promise<BenchCore> {
+/** A core on a fresh data dir with one profile on `service` (in this process or a child's). */
+export async function coreWithProfile(
+  service: Pick<DemoService, 'baseUrl' | 'apiKey'>,
+  prefix: string,
+): Promise<BenchCore> {
   const dir = tempDir(prefix);
   const core = await createCoreServices({
     dataDir: join(dir.path, 'data'),

@@ -5,17 +5,21 @@
  * Progress and explanations go to stderr. The exit code is 1 when a bench could not run (a
  * missed goal is a figure, not a crash: read "met").
  */
+import { runExport } from './export';
 import { runFullSync } from './fullSync';
 import { runGatewayOverhead } from './gatewayOverhead';
 import { runMemory } from './memory';
 import { runMillion } from './million';
 import { runOfflineQuery } from './offlineQuery';
+import { runRefresh } from './refresh';
 import { runRenderer } from './renderer';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   'gateway-overhead': runGatewayOverhead,
   'offline-query': runOfflineQuery,
   'full-sync': runFullSync,
+  refresh: runRefresh,
+  export: runExport,
   renderer: runRenderer,
   memory: runMemory,
   million: runMillion,

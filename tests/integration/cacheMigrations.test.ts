@@ -185,7 +185,7 @@ describe('upgrading the cache file from every older schema version', () => {
           expect(cache.pruneUnseen(SCOPE, 'sync-1')).toBe(0);
         }
         if (version >= SYNC_LEASES_SINCE)
-          expect(cache.syncLease(SCOPE)).toEqual({ owner: 'owner-1', expiresAt: 42 });
+          expect(cache.leases.held(SCOPE)).toEqual({ owner: 'owner-1', expiresAt: 42 });
 
         // Rows written after the upgrade are searched and counted with the old ones.
         cache.putReport(

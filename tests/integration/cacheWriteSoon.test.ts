@@ -37,6 +37,45 @@ function countInFile(): number {
 }
 
 describe('ReportCache.putReportsSoon', () => {
+  it('pages that arrived together are written in one transaction; a page that fails is dropped alone', async () => {
+    const reports = generateReports(30);
+    const put = cache.putReports.bind(cache);
+    const calls: string[] = [];
+    cache.putReports = (scope, list, at, options) => {
+      calls.push(list[0].id);
+      if (list[0].id === '11') throw Object.assign(new Error('bad page'), { code: 'SQLITE_CONSTRAINT' });
+      return put(scope, list, at, options);
+    };
+    cache.putReportsSoon('p', reports.slice(0, 10), T1);
+    cache.putReportsSoon('p', reports.slice(10, 20), T1);
+    cache.putReportsSoon('p', reports.slice(20), T1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['1', '11', '21']);
+    expect(countInFile()).toBe(20);
+    expect(cache.getReport('p', '11')).toBeNull();
+    expect(cache.getReport('p', '21')).not.toBeNull();
+  });
+
+  it('a file another process keeps locked drops the pending pages, logged, and the cache carries on', async () => {
+    const other = ReportCache.open(file);
+    try {
+      const reports = generateReports(4);
+      cache.putReportsSoon('p', reports.slice(0, 2), T1);
+      cache.putReportsSoon('p', reports.slice(2), T1);
+      // The other connection's write transaction stays open while the pending pages are written.
+      other.transaction(() => {
+        (cache as unknown as { db: { pragma(text: string): void } }).db.pragma('busy_timeout = 0');
+        (cache as unknown as { flushPendingWrites(): void }).flushPendingWrites();
+      });
+    } finally {
+      other.close();
+    }
+    expect(countInFile()).toBe(0);
+    cache.putReportsSoon('p', generateReports(1), T1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(countInFile()).toBe(1);
+  });
+
   it('writes the page once the current task is over, in order with later writes', async () => {
     const reports = generateReports(30);
     cache.putReportsSoon('p', reports, T1);

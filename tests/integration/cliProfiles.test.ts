@@ -335,11 +335,12 @@ describe('the offline cache', () => {
         'Removing the cached reports the service no longer has.\n',
     );
     expect(run.stdout).toBe(
-      `${REPORTS_PER_ACCOUNT} reports of the profile "Work" are now available offline (1 page).\n`,
+      `${REPORTS_PER_ACCOUNT} reports of the profile "Work" are now available offline (1 page, 1 request). ${REPORTS_PER_ACCOUNT} new. The offline copy is complete.\n`,
     );
     const json = await cli(['cache', 'sync', '--json', '--profile', 'Home']);
     expect(json.stderr).toBe('');
     const summary = JSON.parse(json.stdout) as SyncSummary;
+    // Today's fields, then what the copy gained, whether it is complete, and what it cost.
     expect(summary).toEqual({
       fetched: REPORTS_PER_ACCOUNT,
       removed: 0,
@@ -347,6 +348,13 @@ describe('the offline cache', () => {
       completedAt: clock.toISOString(),
       pruned: true,
       reason: null,
+      mode: 'full',
+      added: REPORTS_PER_ACCOUNT,
+      changed: 0,
+      complete: true,
+      passes: 1,
+      requests: 1,
+      badNews: 0,
     });
   });
 

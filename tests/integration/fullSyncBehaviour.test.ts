@@ -41,6 +41,8 @@ const serve = (reports: readonly Report[]) => async (page: number) => pageOf(rep
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 const staleKept = () => cache.getReport('p', STALE.id) !== null;
+/** The unfinished sync's progress as the cache keeps it (syncState.ts). */
+const progress = () => JSON.parse(cache.getMeta('p', 'sync_progress') ?? 'null') as Record<string, unknown>;
 const failureOf = async (run: Promise<unknown>) => {
   const error = await run.then(
     () => null,
@@ -139,9 +141,17 @@ describe('what makes a listing whole', () => {
       ...page,
       total: 260,
     }));
-    expect(summary).toMatchObject({ fetched: 250, pruned: false, removed: 0, reason: 'listing_changed' });
+    expect(summary).toMatchObject({
+      fetched: 250,
+      pruned: false,
+      removed: 0,
+      reason: 'listing_changed',
+      complete: false,
+      passes: 3,
+    });
     expect(staleKept()).toBe(true);
-    expect(phases).toEqual(['fetching', 'fetching', 'fetching', 'done']);
+    // Three reads of three pages, and never a pruning phase.
+    expect(phases).toEqual([...Array<string>(9).fill('fetching'), 'done']);
   });
 
   it('a listing without totals, read to its short last page, prunes', async () => {
@@ -155,8 +165,20 @@ describe('what makes a listing whole', () => {
   });
 });
 
-describe('a resumed sync carries on from its earlier passes', () => {
-  /** One pass of the sync that is cancelled when it asks for page `stopAt`. */
+/** A sync asking one page at a time; answers the pages asked and the summary. */
+async function syncOneAtATime(reports: Report[]) {
+  const asked: number[] = [];
+  const summary = await runFullSync({
+    cache,
+    scope: 'p',
+    concurrency: 1,
+    fetchPage: async (page) => (asked.push(page), pageOf(reports, page)),
+  });
+  return { asked, summary };
+}
+
+describe('a resumed sync carries on from its earlier runs', () => {
+  /** One run of the sync that is cancelled when it asks for page `stopAt`. */
   async function cancelledPass(options: Omit<FullSyncOptions, 'cache' | 'scope' | 'signal'>, stopAt: number) {
     const controller = new AbortController();
     const error = await failureOf(
@@ -175,10 +197,10 @@ describe('a resumed sync carries on from its earlier passes', () => {
     expect(error).toMatchObject({ kind: 'cancelled', message: CANCELLED });
   }
 
-  it('keeps its start time and the mark that the listing changed in an earlier pass', async () => {
+  it('keeps its start time and the mark that the listing changed in an earlier run', async () => {
     const reports = generateReports(400);
     cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
-    // Pass 1 sees the total change on page 2, and is cancelled asking page 3.
+    // Run 1 sees the total change on page 2, and is cancelled asking page 3.
     await cancelledPass(
       {
         now: () => new Date('2024-06-01T10:00:00Z'),
@@ -186,22 +208,49 @@ describe('a resumed sync carries on from its earlier passes', () => {
       },
       3,
     );
-    expect(cache.getMeta('p', 'sync_started_at')).toBe('2024-06-01T10:00:00.000Z');
-    // Pass 2, an hour later, reads page 3 only.
+    expect(progress()).toMatchObject({ startedAt: '2024-06-01T10:00:00.000Z', pass: 1, changed: true });
+    // Run 2, an hour later, reads page 3 only.
     await cancelledPass({ now: () => new Date('2024-06-01T11:00:00Z'), fetchPage: serve(reports) }, 4);
-    expect(cache.getMeta('p', 'sync_started_at')).toBe('2024-06-01T10:00:00.000Z');
-    expect(cache.getMeta('p', 'sync_next_page')).toBe('4');
+    expect(progress()).toMatchObject({ startedAt: '2024-06-01T10:00:00.000Z', nextPage: 4, changed: true });
 
-    // Pass 3 reads a steady last page, but the sync as a whole saw the listing move.
-    const asked: number[] = [];
-    const summary = await runFullSync({
-      cache,
-      scope: 'p',
-      fetchPage: async (page) => (asked.push(page), pageOf(reports, page)),
-    });
-    expect(asked).toEqual([4]);
-    expect(summary).toMatchObject({ fetched: 400, pages: 4, pruned: false, reason: 'listing_changed' });
-    expect(staleKept()).toBe(true);
+    // Run 3 reads a steady last page, but that read as a whole saw the listing move: it reads
+    // the list again (a second pass), which is steady, and prunes.
+    const { asked, summary } = await syncOneAtATime(reports);
+    expect(asked).toEqual([4, 1, 2, 3, 4]);
+    expect(summary).toMatchObject({ fetched: 400, pages: 4, pruned: true, reason: null, passes: 2 });
+    expect(staleKept()).toBe(false);
+  });
+
+  it('progress that cannot be read is no sync to resume: a new one reads from page 1 and prunes', async () => {
+    const reports = generateReports(250);
+    for (const progressText of ['not json', '{"nextPage": 3}', 'null']) {
+      cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
+      await cancelledPass({ fetchPage: serve(reports) }, 2);
+      cache.setMeta('p', 'sync_progress', progressText);
+      const { asked, summary } = await syncOneAtATime(reports);
+      expect(asked).toEqual([1, 2, 3]);
+      expect(summary).toMatchObject({ fetched: 250, pages: 3, passes: 1, complete: true, removed: 1 });
+    }
+  });
+
+  it('an unfinished sync an older ReportDesk left (its progress under other keys) is finished and forgotten', async () => {
+    const reports = generateReports(150);
+    const legacy = [
+      'sync_next_page',
+      'sync_started_at',
+      'sync_fetched',
+      'sync_pages',
+      'sync_first_total',
+      'sync_last_id',
+      'sync_listing_changed',
+    ];
+    cache.setMeta('p', 'sync_id', 'older-sync');
+    for (const key of legacy) cache.setMeta('p', key, '1');
+    // A row that older sync saw is kept while this one runs, and pruned when it proves it gone.
+    cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
+    const summary = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) });
+    expect(summary).toMatchObject({ fetched: 150, complete: true, removed: 1 });
+    for (const key of [...legacy, 'sync_id', 'sync_progress']) expect(cache.getMeta('p', key)).toBeNull();
   });
 
   it('a listing without totals, resumed, still prunes', async () => {
@@ -235,6 +284,68 @@ describe('a resumed sync carries on from its earlier passes', () => {
   });
 });
 
+describe('pages written in batches', () => {
+  it('the first page alone, then the pages that arrived together in one transaction each, never past a gap', async () => {
+    const reports = generateReports(2_000);
+    const saved: number[] = [];
+    const setMeta = cache.setMeta.bind(cache);
+    cache.setMeta = (scope, key, value) => {
+      if (key === 'sync_progress' && value !== null)
+        saved.push((JSON.parse(value) as { nextPage: number }).nextPage);
+      setMeta(scope, key, value);
+    };
+    const pagesSeen: number[] = [];
+    const summary = await runFullSync({
+      cache,
+      scope: 'p',
+      pagesPerWrite: 3,
+      fetchPage: serve(reports),
+      onProgress: (p) => p.phase === 'fetching' && pagesSeen.push(p.page),
+    });
+    expect(summary).toMatchObject({ fetched: 2_000, pages: 20, complete: true });
+    expect(saved[0]).toBe(2);
+    // Fewer writes than pages, each at most three pages on, always ahead.
+    expect(saved.length).toBeLessThan(20);
+    expect(saved.at(-1)).toBe(21);
+    for (let i = 1; i < saved.length; i++) {
+      expect(saved[i] - saved[i - 1]).toBeGreaterThanOrEqual(1);
+      expect(saved[i] - saved[i - 1]).toBeLessThanOrEqual(3);
+    }
+    // Every page still reported, in order.
+    expect(pagesSeen).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('a write between pages that fails ends the sync with that failure, asks no further, keeps what was written', async () => {
+    const reports = generateReports(2_000);
+    const put = cache.putReports.bind(cache);
+    const asked: number[] = [];
+    cache.putReports = (scope, list, at, options) => {
+      if (list[0]?.id === '301') throw new Error('disk full');
+      return put(scope, list, at, options);
+    };
+    const error = await runFullSync({
+      cache,
+      scope: 'p',
+      concurrency: 1,
+      // Each answer in a later turn of the event loop, as over a network: the batch is written
+      // between pages, not when the failing page is handed over.
+      fetchPage: async (page, signal) => {
+        asked.push(page);
+        // The page after the failing one never answers on its own: the failed write must end
+        // the walk (it aborts the request), not wait for another page to be handed over.
+        if (page === 5) await abortedWithin(signal, 60_000);
+        await new Promise((resolve) => setImmediate(resolve));
+        return pageOf(reports, page);
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toEqual(new Error('disk full'));
+    // Page 4 failed to be written; the walk stopped asking right after.
+    expect(Math.max(...asked)).toBeLessThanOrEqual(6);
+    expect(cache.status('p').reportCount).toBe(300);
+    expect(cache.leases.held('p')).toBeNull();
+  });
+});
+
 describe('the lease renewal timer', () => {
   it.each([
     [3_000, 1_000],
@@ -255,7 +366,7 @@ describe('the lease renewal timer', () => {
               // A slow page: only the timer renews the claim while it is in flight.
               const start = Date.now();
               const look = () =>
-                seen.push({ at: Date.now() - start, expiresAt: cache.syncLease('p')!.expiresAt - start });
+                seen.push({ at: Date.now() - start, expiresAt: cache.leases.held('p')!.expiresAt - start });
               look();
               for (const wait of [every - 1, 1, every - 1, 1]) {
                 await tick(wait);
@@ -287,7 +398,7 @@ describe('the lease renewal timer', () => {
       leaseMs,
       fetchPage: async (page) => {
         if (page === 2) {
-          const firstExpiry = cache.syncLease('p')!.expiresAt;
+          const firstExpiry = cache.leases.held('p')!.expiresAt;
           // Wait past the claim's expiry as it stood: only the timer (every leaseMs / 3) can
           // have kept it.
           while (Date.now() <= firstExpiry + 100) await tick(20);
@@ -316,7 +427,7 @@ describe('the lease renewal timer', () => {
         fetchPage: async (page, signal) => {
           if (page === 2) {
             // Another process found the claim expired (its clock past it) and took it over.
-            expect(cache.acquireSyncLease('p', 'someone-else', Date.now() + 10_000, 10_000)).toBe(true);
+            expect(cache.leases.acquire('p', 'someone-else', Date.now() + 10_000, 10_000)).toBe(true);
             // The page never answers; only the renewal timer noticing the loss ends it.
             aborted = await abortedWithin(signal, 3_000);
           }
@@ -328,7 +439,7 @@ describe('the lease renewal timer', () => {
     expect(error).toMatchObject({ kind: 'busy', reason: 'sync_taken_over', message: TAKEN_OVER });
     expect(phases.at(-1)).toBe('failed');
     expect(staleKept()).toBe(true);
-    expect(cache.syncLease('p')?.owner).toBe('someone-else');
+    expect(cache.leases.held('p')?.owner).toBe('someone-else');
   });
 
   it('a renewal that finds the file busy is tried again at the next tick, and the sync completes', async () => {
@@ -340,10 +451,10 @@ describe('the lease renewal timer', () => {
     // SqliteError with that code, so the renewal meets it as a throw, not as a refusal.
     // reportCache.test.ts ("a busy database is never moved aside") proves that throw against a
     // real lock held by another process.
-    const renew = cache.renewSyncLease.bind(cache);
+    const renew = cache.leases.renew.bind(cache.leases);
     let busy = false;
     let refusedRenewals = 0;
-    cache.renewSyncLease = (...args) => {
+    cache.leases.renew = (...args) => {
       if (!busy) return renew(...args);
       refusedRenewals += 1;
       throw new Database.SqliteError('database is locked', 'SQLITE_BUSY');

@@ -40,48 +40,48 @@ const ids = (scope: string, q: ListQuery = {}) =>
 
 describe('the sync lease', () => {
   it('goes to one owner until it expires, then to whoever asks', () => {
-    expect(cache.syncLease('p')).toBeNull();
-    expect(cache.acquireSyncLease('p', 'first', 1_000, 500)).toBe(true);
-    expect(cache.syncLease('p')).toEqual({ owner: 'first', expiresAt: 1_500 });
+    expect(cache.leases.held('p')).toBeNull();
+    expect(cache.leases.acquire('p', 'first', 1_000, 500)).toBe(true);
+    expect(cache.leases.held('p')).toEqual({ owner: 'first', expiresAt: 1_500 });
     // Another owner, before and at the expiry: refused, the claim unchanged.
-    expect(cache.acquireSyncLease('p', 'second', 1_200, 500)).toBe(false);
-    expect(cache.acquireSyncLease('p', 'second', 1_499, 500)).toBe(false);
-    expect(cache.syncLease('p')).toEqual({ owner: 'first', expiresAt: 1_500 });
+    expect(cache.leases.acquire('p', 'second', 1_200, 500)).toBe(false);
+    expect(cache.leases.acquire('p', 'second', 1_499, 500)).toBe(false);
+    expect(cache.leases.held('p')).toEqual({ owner: 'first', expiresAt: 1_500 });
     // The same owner again: extended.
-    expect(cache.acquireSyncLease('p', 'first', 1_400, 500)).toBe(true);
-    expect(cache.syncLease('p')).toEqual({ owner: 'first', expiresAt: 1_900 });
+    expect(cache.leases.acquire('p', 'first', 1_400, 500)).toBe(true);
+    expect(cache.leases.held('p')).toEqual({ owner: 'first', expiresAt: 1_900 });
     // Expired (the first owner died or stalled): taken over.
-    expect(cache.acquireSyncLease('p', 'second', 1_900, 500)).toBe(true);
-    expect(cache.syncLease('p')).toEqual({ owner: 'second', expiresAt: 2_400 });
+    expect(cache.leases.acquire('p', 'second', 1_900, 500)).toBe(true);
+    expect(cache.leases.held('p')).toEqual({ owner: 'second', expiresAt: 2_400 });
   });
 
   it('is per scope', () => {
-    expect(cache.acquireSyncLease('p', 'first', 1_000, 500)).toBe(true);
-    expect(cache.acquireSyncLease('q', 'second', 1_000, 500)).toBe(true);
-    expect(cache.syncLease('q')).toEqual({ owner: 'second', expiresAt: 1_500 });
-    cache.releaseSyncLease('q', 'second');
-    expect(cache.syncLease('p')).toEqual({ owner: 'first', expiresAt: 1_500 });
-    expect(cache.syncLease('q')).toBeNull();
+    expect(cache.leases.acquire('p', 'first', 1_000, 500)).toBe(true);
+    expect(cache.leases.acquire('q', 'second', 1_000, 500)).toBe(true);
+    expect(cache.leases.held('q')).toEqual({ owner: 'second', expiresAt: 1_500 });
+    cache.leases.release('q', 'second');
+    expect(cache.leases.held('p')).toEqual({ owner: 'first', expiresAt: 1_500 });
+    expect(cache.leases.held('q')).toBeNull();
   });
 
   it('is renewed and released by its owner only', () => {
-    cache.acquireSyncLease('p', 'first', 1_000, 500);
-    expect(cache.renewSyncLease('p', 'other', 1_100, 500)).toBe(false);
-    expect(cache.renewSyncLease('p', 'first', 1_100, 700)).toBe(true);
-    expect(cache.syncLease('p')).toEqual({ owner: 'first', expiresAt: 1_800 });
-    cache.releaseSyncLease('p', 'other');
-    expect(cache.syncLease('p')?.owner).toBe('first');
-    cache.releaseSyncLease('p', 'first');
-    expect(cache.syncLease('p')).toBeNull();
-    expect(cache.renewSyncLease('p', 'first', 1_200, 500)).toBe(false);
+    cache.leases.acquire('p', 'first', 1_000, 500);
+    expect(cache.leases.renew('p', 'other', 1_100, 500)).toBe(false);
+    expect(cache.leases.renew('p', 'first', 1_100, 700)).toBe(true);
+    expect(cache.leases.held('p')).toEqual({ owner: 'first', expiresAt: 1_800 });
+    cache.leases.release('p', 'other');
+    expect(cache.leases.held('p')?.owner).toBe('first');
+    cache.leases.release('p', 'first');
+    expect(cache.leases.held('p')).toBeNull();
+    expect(cache.leases.renew('p', 'first', 1_200, 500)).toBe(false);
   });
 
   it('is seen by another process on the same file', () => {
-    cache.acquireSyncLease('p', 'first', 1_000, 500);
+    cache.leases.acquire('p', 'first', 1_000, 500);
     const other = ReportCache.open(cache.file);
     try {
-      expect(other.acquireSyncLease('p', 'second', 1_100, 500)).toBe(false);
-      expect(other.syncLease('p')).toEqual({ owner: 'first', expiresAt: 1_500 });
+      expect(other.leases.acquire('p', 'second', 1_100, 500)).toBe(false);
+      expect(other.leases.held('p')).toEqual({ owner: 'first', expiresAt: 1_500 });
     } finally {
       other.close();
     }
@@ -92,7 +92,7 @@ describe('a full sync’s marks', () => {
   it('prunes only the reports the sync did not see, and counts them', () => {
     cache.putReports('p', generateReports(5), T1);
     cache.putReports('q', generateReports(2), T1);
-    cache.putReports('p', generateReports(2, 2), T2, 'sync-1');
+    cache.putReports('p', generateReports(2, 2), T2, { syncId: 'sync-1' });
     expect(cache.pruneUnseen('p', 'sync-1')).toBe(3);
     expect(ids('p')).toEqual(['2', '3']);
     expect(ids('q')).toEqual(['1', '2']);
@@ -108,7 +108,7 @@ describe('a full sync’s marks', () => {
   });
 
   it('keeps an earlier mark when a report is written again with no sync running', () => {
-    cache.putReports('p', generateReports(2), T1, 'sync-3');
+    cache.putReports('p', generateReports(2), T1, { syncId: 'sync-3' });
     cache.putReports('p', [{ ...generateReports(1)[0], result: 'bad' }], T2);
     expect(cache.pruneUnseen('p', 'sync-3')).toBe(0);
     expect(cache.getReport('p', '1')?.report.result).toBe('bad');
@@ -462,7 +462,7 @@ describe('and more', () => {
 
   it('leaves an unchanged report marked by an earlier sync alone within the minute when no sync runs', () => {
     const [report] = generateReports(1);
-    cache.putReports('p', [report], at(0), 'sync-5');
+    cache.putReports('p', [report], at(0), { syncId: 'sync-5' });
     cache.putReport('p', report, at(30));
     expect(cache.getReport('p', '1')?.fetchedAt).toBe(at(0));
   });
@@ -541,5 +541,38 @@ describe('meta keys on disk', () => {
     expect(cache.status('p').lastFullSyncAt).toBe(T2);
     expect(cache.getMeta('p', SYNC_ID_META)).toBe('sync-on-disk');
     expect(cache.getMeta('p', LAST_FULL_SYNC_META)).toBe(T2);
+  });
+});
+
+describe('the parts "Keep available offline" reads', () => {
+  it('the status says when the newest reports were last checked, from the key the file keeps it under', () => {
+    expect(cache.status('p').lastQuickRefreshAt).toBeNull();
+    cache.setMeta('p', 'last_quick_refresh_at', T2);
+    expect(cache.status('p').lastQuickRefreshAt).toBe(T2);
+  });
+
+  it('unseen ids come in id order (numbers, then text); pruning logs each removal at the time given', () => {
+    cache.putReports(
+      'p',
+      [
+        ...generateReports(3, 9),
+        { id: 'b', url: 'https://b.example' },
+        { id: 'a', url: 'https://a.example' },
+      ],
+      T1,
+      {
+        syncId: 'old',
+      },
+    );
+    cache.putReports('p', generateReports(1, 10), T1, { syncId: 'new' });
+    expect(cache.unseenIds('p', 'new')).toEqual(['9', '11', 'a', 'b']);
+    cache.setMeta('p', LAST_FULL_SYNC_META, T1);
+    expect(cache.pruneUnseen('p', 'new', T2)).toBe(4);
+    expect(
+      cache.changes
+        .list('p')
+        .map((c) => `${c.kind}:${c.id}@${c.at}`)
+        .sort(),
+    ).toEqual(['11', '9', 'a', 'b'].map((id) => `removed:${id}@${T2}`));
   });
 });

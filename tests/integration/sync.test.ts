@@ -39,12 +39,19 @@ describe('runFullSync', () => {
       now: () => new Date('2024-06-01T00:00:00Z'),
     });
     expect(summary).toEqual({
+      mode: 'full',
       fetched: 250,
       removed: 0,
       pages: 3,
       completedAt: '2024-06-01T00:00:00.000Z',
       pruned: true,
       reason: null,
+      added: 250,
+      changed: 0,
+      complete: true,
+      passes: 1,
+      requests: 3,
+      badNews: 0,
     });
     expect(progress.map((p) => `${p.phase}:${p.page}`)).toEqual([
       'fetching:1',
@@ -56,6 +63,39 @@ describe('runFullSync', () => {
     expect(progress[0]).toMatchObject({ lastPage: 3, total: 250, fetched: 100 });
     expect(cache.status('p')).toMatchObject({ reportCount: 250, lastFullSyncAt: '2024-06-01T00:00:00.000Z' });
     expect(cache.getReport('p', '250')?.report).toEqual(reports[249]);
+    // Under the keys the file keeps them (a later version reads the same): the newest id the
+    // complete read saw, and since when changes are news.
+    expect(cache.getMeta('p', 'refresh_high_id')).toBe('250');
+    expect(cache.getMeta('p', 'changes_since')).toBe('2024-06-01T00:00:00.000Z');
+  });
+
+  it('counts what it added to the copy and changed in it, and the bad news among the changes logged', async () => {
+    const reports = generateReports(250);
+    await runFullSync({
+      cache,
+      scope: 'p',
+      fetchPage: serve(reports),
+      now: () => new Date('2024-06-01T00:00:00Z'),
+    });
+    const good = reports.find((r) => r.result === 'good')!;
+    const bad = reports.find((r) => r.result === 'bad')!;
+    const next = reports.map((r) =>
+      r.id === good.id
+        ? { ...r, result: 'bad' as const }
+        : r.id === bad.id
+          ? { ...r, privacy: 2 as const }
+          : r,
+    );
+    next.push(...generateReports(3, 1_000).map((r) => ({ ...r, result: 'bad' as const })));
+    const summary = await runFullSync({
+      cache,
+      scope: 'p',
+      fetchPage: serve(next),
+      now: () => new Date('2024-06-02T00:00:00Z'),
+    });
+    expect(summary).toMatchObject({ added: 3, changed: 2, badNews: 4, complete: true });
+    // The change log began with the first sync, and stays so.
+    expect(cache.getMeta('p', 'changes_since')).toBe('2024-06-01T00:00:00.000Z');
   });
 
   it('removes cached reports the service no longer has, only in its own scope', async () => {
@@ -195,7 +235,7 @@ describe('runFullSync', () => {
 
     const reports = generateReports(count);
     // The killed process's claim is still there: a sync right away is refused…
-    const lease = cache.syncLease('crash');
+    const lease = cache.leases.held('crash');
     expect(lease).not.toBeNull();
     // The bound: a killed sync blocks the next one for at most the lease duration.
     expect(lease!.expiresAt).toBeLessThanOrEqual(Date.now() + DEFAULT_SYNC_LEASE_MS);
@@ -221,18 +261,63 @@ describe('runFullSync', () => {
   describe('prunes only after a consistent listing', () => {
     const stale = { id: '9999', url: 'https://gone.example' };
 
-    it('keeps unseen rows when the total changes between pages, and the next sync settles it', async () => {
+    it('a total that changes between pages makes the sync read the list again, and the second read settles it', async () => {
       const reports = generateReports(300);
       cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
+      const asked: number[] = [];
+      const summary = await runFullSync({
+        cache,
+        scope: 'p',
+        concurrency: 1,
+        // The first read sees the total move on its last page; the second sees a steady list.
+        fetchPage: async (page) => {
+          asked.push(page);
+          return { ...pageOf(reports, page), total: page === 3 && asked.length === 3 ? 299 : 300 };
+        },
+      });
+      expect(asked).toEqual([1, 2, 3, 1, 2, 3]);
+      expect(summary).toMatchObject({
+        fetched: 300,
+        pages: 3,
+        removed: 1,
+        pruned: true,
+        reason: null,
+        complete: true,
+        passes: 2,
+        requests: 6,
+      });
+      expect(cache.getReport('p', '9999')).toBeNull();
+      expect(cache.status('p').reportCount).toBe(300);
+    });
+
+    it('a list that moves on every read is read three times at most, then kept as it is and called incomplete', async () => {
+      const reports = generateReports(300);
+      cache.putReports('p', [stale], '2024-01-01T00:00:00Z');
+      const phases: string[] = [];
+      const passes: (number | undefined)[] = [];
       const summary = await runFullSync({
         cache,
         scope: 'p',
         fetchPage: async (page) => ({ ...pageOf(reports, page), total: page === 3 ? 299 : 300 }),
+        onProgress: (p) => (phases.push(p.phase), passes.push(p.pass)),
       });
-      expect(summary).toMatchObject({ fetched: 300, removed: 0, pruned: false, reason: 'listing_changed' });
+      expect(summary).toMatchObject({
+        fetched: 300,
+        removed: 0,
+        pruned: false,
+        reason: 'listing_changed',
+        complete: false,
+        passes: 3,
+        requests: 9,
+        added: 300,
+      });
       expect(cache.getReport('p', '9999')).not.toBeNull();
+      expect(phases).toEqual([...Array<string>(9).fill('fetching'), 'done']);
+      expect(passes).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3, 3]);
+      // The sync ended: the next one starts afresh at page 1 of its first read.
+      expect(cache.getMeta('p', 'sync_progress')).toBeNull();
       const settled = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) });
-      expect(settled).toMatchObject({ removed: 1, pruned: true, reason: null });
+      expect(settled).toMatchObject({ removed: 1, pruned: true, reason: null, passes: 1, added: 0 });
       expect(cache.getReport('p', '9999')).toBeNull();
     });
 
@@ -286,14 +371,17 @@ describe('runFullSync', () => {
           return pageOf(reports, page);
         },
       }).catch(() => undefined);
+      // Meanwhile ten reports were deleted: the resumed read does not join up with its first
+      // page, so the list is read again whole, and that read settles it.
       const shrunk = reports.slice(0, 290);
       const resumed = await runFullSync({
         cache,
         scope: 'p',
         fetchPage: async (page) => pageOf(shrunk, page),
       });
-      expect(resumed).toMatchObject({ pruned: false, reason: 'listing_changed' });
-      expect(cache.getReport('p', '9999')).not.toBeNull();
+      expect(resumed).toMatchObject({ pruned: true, reason: null, passes: 2, removed: 11, fetched: 290 });
+      expect(cache.getReport('p', '9999')).toBeNull();
+      expect(cache.status('p').reportCount).toBe(290);
     });
 
     it('stops a service that ignores the page within a few requests, pruning nothing', async () => {
@@ -382,7 +470,7 @@ describe('runFullSync', () => {
       release();
       await expect(first).resolves.toMatchObject({ fetched: 300, pruned: true });
       // Released at the end: the next sync of the scope runs.
-      expect(cache.syncLease('p')).toBeNull();
+      expect(cache.leases.held('p')).toBeNull();
       await expect(runFullSync({ cache, scope: 'p', fetchPage: serve(reports) })).resolves.toMatchObject({
         pruned: true,
       });
@@ -398,7 +486,7 @@ describe('runFullSync', () => {
         fetchPage: async (page) => {
           // Another process found the lease expired (its clock past it) and took the sync over.
           if (page === 2)
-            expect(cache.acquireSyncLease('p', 'someone-else', Date.now() + 5_000, 1_000)).toBe(true);
+            expect(cache.leases.acquire('p', 'someone-else', Date.now() + 5_000, 1_000)).toBe(true);
           return pageOf(reports, page);
         },
       });
@@ -406,8 +494,8 @@ describe('runFullSync', () => {
       expect((thrown as AppFailure).error).toMatchObject({ kind: 'busy', reason: 'sync_taken_over' });
       expect(cache.getReport('p', '9999')).not.toBeNull();
       // Its progress stays for the new owner to resume; the new owner's claim is untouched.
-      expect(cache.getMeta('p', 'sync_next_page')).toBe('2');
-      expect(cache.syncLease('p')?.owner).toBe('someone-else');
+      expect(JSON.parse(cache.getMeta('p', 'sync_progress')!)).toMatchObject({ pass: 1, nextPage: 2 });
+      expect(cache.leases.held('p')?.owner).toBe('someone-else');
     });
   });
 });

@@ -1,12 +1,10 @@
 /**
  * The full sync over a real network: the real reference service on 127.0.0.1, the real API
- * client, a real SQLite cache. A small counting proxy in front of the service records, for
- * every request, the page it asked for, its status, and how many requests the server side had
- * in flight when it arrived — so the bounds are counted where the load lands, not in the client.
+ * client, a real SQLite cache. A small counting proxy (tests/helpers/countingProxy.ts) in front
+ * of the service records every request's page, status and the requests in flight at the
+ * server when it arrived — so the bounds are counted where the load lands, not in the client.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,73 +17,12 @@ import { AppFailure } from '../../shared/errors';
 import { PAGES_AHEAD_PER_REQUEST } from '../../shared/paging';
 import { normalizeListQuery } from '../../shared/report';
 import { tempCore } from '../reliability/helpers';
-
-interface ProxiedRequest {
-  page: number;
-  status: number;
-  /** Date.now() when it arrived and when its answer was sent (or it was dropped). */
-  start: number;
-  end: number;
-  /** Requests in flight at the server when it arrived, itself included. */
-  inFlightAtStart: number;
-}
-
-interface CountingProxy {
-  baseUrl: string;
-  log: ProxiedRequest[];
-  maxInFlight(): number;
-  stop(): Promise<void>;
-}
-
-async function countingProxy(target: string): Promise<CountingProxy> {
-  const log: ProxiedRequest[] = [];
-  let inFlight = 0;
-  const server: Server = createServer((req, res) => {
-    inFlight += 1;
-    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
-    const entry: ProxiedRequest = {
-      page: Number(url.searchParams.get('page') ?? '1'),
-      status: 0,
-      start: Date.now(),
-      end: 0,
-      inFlightAtStart: inFlight,
-    };
-    log.push(entry);
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      inFlight -= 1;
-      entry.end = Date.now();
-    };
-    res.on('finish', finish);
-    res.on('close', finish);
-    const upstream = request(
-      `${target}${req.url ?? '/'}`,
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        entry.status = answer.statusCode ?? 0;
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    log,
-    maxInFlight: () => Math.max(0, ...log.map((r) => r.inFlightAtStart)),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import {
+  countingProxy,
+  expectPacedAfterRateLimit,
+  RATE_LIMIT_ONCE,
+  type CountingProxy,
+} from '../helpers/countingProxy';
 
 let dir: string;
 let cache: ReportCache;
@@ -119,32 +56,6 @@ function pageFetcher() {
       { signal, retryRateLimited: false },
     );
 }
-
-/** Checks the proxy's log around the one 429: after it, one at a time and not before Retry-After. */
-function expectPacedAfterRateLimit(retryAfterMs: number): void {
-  const limited = proxy.log.filter((r) => r.status === 429);
-  expect(limited).toHaveLength(1);
-  const [refused] = limited;
-  const after = proxy.log.filter((r) => r.start >= refused.end);
-  // The refused page was asked again, and everything after it came one at a time…
-  expect(after.map((r) => r.page)).toContain(refused.page);
-  expect(after.length).toBeGreaterThan(5);
-  expect(after.every((r) => r.inFlightAtStart === 1)).toBe(true);
-  // …none sooner than the wait the service asked for (a lower bound, never a deadline; a few
-  // ms of slack for the wall clock against the timers' monotonic one).
-  expect(Math.min(...after.map((r) => r.start - refused.end))).toBeGreaterThanOrEqual(retryAfterMs - 15);
-  // Before the 429 the sync did ask several at a time.
-  const before = proxy.log.filter((r) => r.start < refused.end);
-  expect(Math.max(...before.map((r) => r.inFlightAtStart))).toBeGreaterThan(1);
-}
-
-const RATE_LIMIT_ONCE = {
-  method: 'GET',
-  path: '/api/v1/reports',
-  status: 429,
-  headers: { 'Retry-After': '1' },
-  times: 1,
-};
 
 function cachedIds(scope: string): string[] {
   const ids: string[] = [];
@@ -207,7 +118,7 @@ describe('full sync over a real network', () => {
       },
     });
     expect(summary).toMatchObject({ fetched: 1_500, pages: 15, pruned: true, reason: null });
-    expectPacedAfterRateLimit(1_000);
+    expectPacedAfterRateLimit(proxy, 1_000);
     expect(cachedIds('p')).toEqual(await serviceIds());
   });
 
@@ -235,7 +146,7 @@ describe('full sync over a real network', () => {
       const summary = await app.core.handlers['cache:sync'](undefined);
       expect(summary).toMatchObject({ fetched: 1_500, pruned: true });
       proxy.log.splice(0, start);
-      expectPacedAfterRateLimit(1_000);
+      expectPacedAfterRateLimit(proxy, 1_000);
     } finally {
       await app.close();
     }
@@ -323,7 +234,7 @@ describe('full sync over a real network', () => {
     expect(cachedIds('p')).toContain('999999');
   });
 
-  it('a report deleted on the service during the sync prunes nothing live', async () => {
+  it('a report deleted on the service during the sync: the shifted read is read again, and the copy ends equal to the service', async () => {
     service.seedReports(1_000);
     await runFullSync({ cache, scope: 'p', fetchPage: pageFetcher() });
     const seededIds = await serviceIds();
@@ -341,10 +252,10 @@ describe('full sync over a real network', () => {
     });
     const live = await serviceIds();
     expect(live).toHaveLength(999);
-    expect(summary).toMatchObject({ pruned: false, reason: 'listing_changed', removed: 0 });
-    expect(progress).not.toContain('pruning');
-    const cached = new Set(cachedIds('p'));
-    expect(live.filter((id) => !cached.has(id))).toEqual([]);
+    // The first read saw the total move and pruned nothing; the second read is consistent.
+    expect(summary).toMatchObject({ pruned: true, complete: true, passes: 2, reason: null, removed: 1 });
+    expect(progress.filter((phase) => phase === 'pruning')).toHaveLength(1);
+    expect(cachedIds('p')).toEqual(live);
     expect(proxy.log.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(20);
   });
 });

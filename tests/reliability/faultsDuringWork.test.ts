@@ -184,7 +184,7 @@ describe('kill -9 in the middle of a sync', () => {
     try {
       expect(cache.integrityCheck()).toBe('ok');
       // The killed sync's claim outlives it by at most the lease (see fullSync.ts).
-      leaseEnds = cache.syncLease(scope)?.expiresAt ?? 0;
+      leaseEnds = cache.leases.held(scope)?.expiresAt ?? 0;
       expect(leaseEnds).toBeGreaterThan(0);
       kept = cache.status(scope).reportCount;
       // Pages are written whole or not at all.

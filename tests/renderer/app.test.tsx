@@ -149,6 +149,7 @@ describe('App', () => {
         reportCount: 2,
         sizeBytes: 1,
         lastFullSyncAt: null,
+        lastQuickRefreshAt: null,
         syncing: false,
       }),
       'reports:list': () => page(stored),

@@ -99,3 +99,17 @@ export const PROFILE = {
   keyStorage: 'keychain' as const,
   demo: false,
 };
+
+/** A profile's "Keep available offline" state as a new profile has it (Settings asks for it). */
+export const OFFLINE_STATE = {
+  profileId: 'p1',
+  keepOffline: false,
+  refreshMinutes: 15 as const,
+  notifyBad: false,
+  keepOfflineChosen: false,
+  lastQuickRefreshAt: null,
+  lastFullSyncAt: null,
+  running: null,
+  waitingForPower: false,
+  lastError: null,
+};

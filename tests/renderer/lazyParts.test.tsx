@@ -65,6 +65,7 @@ describe('parts loaded when first used', () => {
         reportCount: 1,
         sizeBytes: 4096,
         lastFullSyncAt: null,
+        lastQuickRefreshAt: null,
         syncing: false,
       }),
     });

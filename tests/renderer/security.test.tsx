@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CacheStatus, ProfileView } from '../../shared/contract';
 import { ProfilesScreen } from '../../renderer/src/screens/Profiles';
 import { SettingsScreen } from '../../renderer/src/screens/Settings';
-import { ONLINE, PROFILE, installFakeBridge, renderWithApp } from './helpers';
+import { OFFLINE_STATE, ONLINE, PROFILE, installFakeBridge, renderWithApp } from './helpers';
 
 afterEach(cleanup);
 
@@ -12,6 +12,7 @@ const STATUS: CacheStatus = {
   reportCount: 3,
   sizeBytes: 4096,
   lastFullSyncAt: null,
+  lastQuickRefreshAt: null,
   syncing: false,
 };
 
@@ -20,6 +21,7 @@ describe('Settings: another local user reading the data folder', () => {
     installFakeBridge({
       'cache:status': () => ({ ...STATUS, exposedDataDir: '/home/ann/.config/ReportDesk' }),
       'connectivity:status': () => ONLINE,
+      'offline:get': () => OFFLINE_STATE,
     });
     renderWithApp(<SettingsScreen profileId={PROFILE.id} />);
     const alert = await screen.findByRole('alert');
@@ -29,7 +31,11 @@ describe('Settings: another local user reading the data folder', () => {
   });
 
   it('says nothing when the folder is private', async () => {
-    installFakeBridge({ 'cache:status': () => STATUS, 'connectivity:status': () => ONLINE });
+    installFakeBridge({
+      'cache:status': () => STATUS,
+      'connectivity:status': () => ONLINE,
+      'offline:get': () => OFFLINE_STATE,
+    });
     renderWithApp(<SettingsScreen profileId={PROFILE.id} />);
     await screen.findByText('Reports saved for this profile');
     expect(screen.queryByRole('alert')).toBeNull();

@@ -7,13 +7,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CacheStatus, SyncSummary } from '../../shared/contract';
 import { CACHE_STATUS_POLL_MS, queryKeys } from '../../renderer/src/lib/queries';
 import { SettingsScreen } from '../../renderer/src/screens/Settings';
-import { ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
+import { OFFLINE_STATE, ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
 
 const STATUS: CacheStatus = {
   profileId: PROFILE.id,
   reportCount: 120,
   sizeBytes: 4096,
   lastFullSyncAt: null,
+  lastQuickRefreshAt: null,
   syncing: false,
 };
 
@@ -24,6 +25,7 @@ const settingsBridge = (handlers: Parameters<typeof installFakeBridge>[0]) =>
   installFakeBridge({
     'connectivity:status': () => ONLINE,
     'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
+    'offline:get': () => OFFLINE_STATE,
     ...handlers,
   });
 
@@ -54,6 +56,13 @@ describe('Settings: Make available offline', () => {
       completedAt: '2025-01-01T10:00:00.000Z',
       pruned: false,
       reason: 'listing_changed',
+      mode: 'full',
+      added: 119,
+      changed: 0,
+      complete: false,
+      passes: 3,
+      requests: 6,
+      badNews: 0,
     };
     settingsBridge({
       'cache:status': () => STATUS,
@@ -125,6 +134,13 @@ describe('Settings: what this window learns from its own sync', () => {
       completedAt: '2025-01-01T10:00:00.000Z',
       pruned: true,
       reason: null,
+      mode: 'full',
+      added: 0,
+      changed: 0,
+      complete: true,
+      passes: 1,
+      requests: 2,
+      badNews: 0,
     };
     settingsBridge({
       'cache:status': statusOnce(),

@@ -7,25 +7,22 @@
  * No secret is ever written: `password` (and other secret-looking keys) are stripped from
  * every record before it reaches the database.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CacheStatus } from '../../../shared/contract';
 import type { Account, NormalizedListQuery, Report } from '../../../shared/report';
 import { errorCode } from '../errorCode';
 import { silentLogger, type Logger } from '../log';
+import { openDatabase } from './cacheFile';
+import { ChangeLog } from './changeLog';
 import { ListQuery, type CacheQueryResult } from './listQuery';
-import {
-  idSortKey,
-  parseRecord,
-  projectOf,
-  recordJson,
-  stripSecrets,
-  textOrNull,
-  type ReportRow,
-} from './records';
-import { migrate } from './migrations';
-import { ensurePrivateFile, keepPrivate, PRIVATE_DIR_MODE } from '../privateFiles';
+import { parseRecord, stripSecrets, type ReportRow } from './records';
+import { LAST_FULL_SYNC_META, ReportWrites, type PutOptions, type WriteCounts } from './reportWrites';
+import { SyncLeases } from './syncLease';
+import { PRIVATE_DIR_MODE } from '../privateFiles';
+
+export type { PutOptions, WriteCounts } from './reportWrites';
 
 export interface CachedReport {
   report: Report;
@@ -37,18 +34,11 @@ export type { CacheQueryResult } from './listQuery';
 /** The cache's part of the contract's CacheStatus; the gateway adds the rest. */
 export type CacheStatusInfo = Omit<CacheStatus, 'profileId' | 'syncing'>;
 
-/** Meta key set when a full sync completes (read by `status`, written by full sync). */
-export const LAST_FULL_SYNC_META = 'last_full_sync_at';
-/** Meta key holding the id of an unfinished full sync; reports written meanwhile count as seen. */
-export const SYNC_ID_META = 'sync_id';
+export { CHANGES_SINCE_META, LAST_FULL_SYNC_META, SYNC_ID_META } from './reportWrites';
+/** Meta key set when a quick refresh (the newest reports) completes. */
+export const LAST_QUICK_REFRESH_META = 'last_quick_refresh_at';
 
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
-
-/** How long opening waits for other processes to release the file (busy_timeout and the WAL switch). */
-const OPEN_WAIT_MS = 5_000;
-
-/** The age shown for cached data is minute-grained, so an unchanged row's fetch time is too. */
-const FETCHED_AT_GRANULARITY_MS = 60_000;
 
 export { MIGRATIONS } from './migrations';
 
@@ -63,12 +53,26 @@ export class ReportCache {
   private flushScheduled = false;
   private flushing = false;
   private readonly logger: Logger;
+  /** The claim on each scope's sync (syncLease.ts). */
+  readonly leases: SyncLeases;
+  /** What changed on the service, per scope (changeLog.ts). */
+  readonly changes: ChangeLog;
+  private readonly writes: ReportWrites;
 
   private constructor(file: string, db: Database.Database, logger: Logger) {
     this.file = file;
     this.db = db;
     this.logger = logger;
-    this.list = new ListQuery(db, (sql) => this.statement(sql));
+    const statement = (sql: string) => this.statement(sql);
+    this.list = new ListQuery(db, statement);
+    this.leases = new SyncLeases(statement, (fn) => this.transaction(fn));
+    this.changes = new ChangeLog(statement);
+    this.writes = new ReportWrites({
+      statement,
+      transaction: (fn) => this.transaction(fn),
+      getMeta: (scope, key) => this.getMeta(scope, key),
+      changes: this.changes,
+    });
   }
 
   /**
@@ -117,19 +121,33 @@ export class ReportCache {
   private flushPendingWrites(): void {
     if (this.flushing || this.pendingWrites.length === 0 || !this.db.open) return;
     this.flushing = true;
-    try {
+    const writeAll = () => {
       for (let write = this.pendingWrites.shift(); write; write = this.pendingWrites.shift()) {
         try {
           this.putReports(write.scope, write.reports, write.fetchedAt);
         } catch (error) {
-          this.logger.warn('Could not keep a fetched page in the offline cache.', {
-            code: (error as { code?: unknown }).code,
-          });
+          this.dropped(error);
         }
       }
+    };
+    try {
+      // Pages that arrived together (an export's requests in flight) in one transaction: one
+      // commit, not one per page; each page its own savepoint, so a failed one is dropped alone.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: one transaction or one per page writes the same rows; only the number of commits differs.
+      if (this.pendingWrites.length > 1) this.db.transaction(writeAll).immediate();
+      else writeAll();
+    } catch (error) {
+      this.pendingWrites.length = 0;
+      this.dropped(error);
     } finally {
       this.flushing = false;
     }
+  }
+
+  private dropped(error: unknown): void {
+    this.logger.warn('Could not keep a fetched page in the offline cache.', {
+      code: (error as { code?: unknown }).code,
+    });
   }
 
   /**
@@ -145,72 +163,16 @@ export class ReportCache {
   // ---- Reports --------------------------------------------------------------------------
 
   /**
-   * Upserts reports in one transaction. `syncId` marks them as seen by that full sync;
-   * without it they count as seen by the scope's unfinished sync, if any (they exist on the
-   * service, so a sync in progress must not prune them).
+   * Upserts reports in one transaction (reportWrites.ts). `syncId` marks them as seen by that
+   * full sync's pass; without it they count as seen by the scope's unfinished sync, if any.
+   * Once the scope had a full sync, what is new or changed is logged (not the user's `own`).
    */
-  putReports(scope: string, reports: Report[], fetchedAt: string, syncId?: string): void {
-    const upsert = this.statement(`
-      INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at,
-                           fetched_at, last_seen_sync, record)
-      VALUES (@scope, @id, @idSort, @url, @urlLower, @result, @project, @generatedAt,
-              @fetchedAt, @seen, @record)
-      ON CONFLICT (scope, id) DO UPDATE SET
-        id_sort = excluded.id_sort, url = excluded.url, url_lower = excluded.url_lower,
-        result = excluded.result, project = excluded.project, generated_at = excluded.generated_at,
-        fetched_at = excluded.fetched_at, record = excluded.record,
-        last_seen_sync = coalesce(excluded.last_seen_sync, reports.last_seen_sync)`);
-    // Most refreshes bring back reports that have not changed, often seconds after the last
-    // time. Such a row is left alone (no page written, no index or trigger touched) unless its
-    // fetch time is more than a minute old or a full sync must mark it as seen.
-    const existing = this.statement(`
-      SELECT id, record, fetched_at, last_seen_sync FROM reports
-      WHERE scope = ? AND id IN (SELECT value FROM json_each(?))`);
-    const touch = this.statement(`
-      UPDATE reports SET fetched_at = @fetchedAt, last_seen_sync = coalesce(@seen, last_seen_sync)
-      WHERE scope = @scope AND id = @id`);
-    const staleBefore = new Date(Date.parse(fetchedAt) - FETCHED_AT_GRANULARITY_MS).toISOString();
-    this.transaction(() => {
-      const seen = syncId ?? this.getMeta(scope, SYNC_ID_META);
-      const rows = reports.map((report) => ({ report, id: String(report.id), record: recordJson(report) }));
-      const stored = new Map(
-        (
-          existing.all(scope, JSON.stringify(rows.map((r) => r.id))) as {
-            id: string;
-            record: string;
-            fetched_at: string;
-            last_seen_sync: string | null;
-          }[]
-        ).map((row) => [row.id, row]),
-      );
-      for (const { report, id, record } of rows) {
-        const before = stored.get(id);
-        if (before && before.record === record) {
-          const fresh = before.fetched_at >= staleBefore && before.fetched_at <= fetchedAt;
-          const marked = seen === null || before.last_seen_sync === seen;
-          if (!(fresh && marked)) touch.run({ scope, id, fetchedAt, seen });
-          continue;
-        }
-        const url = typeof report.url === 'string' ? report.url : '';
-        upsert.run({
-          scope,
-          id,
-          fetchedAt,
-          seen,
-          record,
-          idSort: idSortKey(id),
-          url,
-          urlLower: url.toLowerCase(),
-          result: textOrNull(report.result),
-          project: projectOf(report.project),
-          generatedAt: textOrNull(report.generated_at),
-        });
-      }
-    });
+  putReports(scope: string, reports: Report[], fetchedAt: string, options: PutOptions = {}): WriteCounts {
+    return this.writes.put(scope, reports, fetchedAt, options);
   }
 
-  putReport(scope: string, report: Report, fetchedAt: string): void {
-    this.putReports(scope, [report], fetchedAt);
+  putReport(scope: string, report: Report, fetchedAt: string, options: PutOptions = {}): WriteCounts {
+    return this.putReports(scope, [report], fetchedAt, options);
   }
 
   getReport(scope: string, id: string): CachedReport | null {
@@ -221,16 +183,22 @@ export class ReportCache {
     return row ? { report: parseRecord(row), fetchedAt: row.fetched_at } : null;
   }
 
-  removeReport(scope: string, id: string): void {
-    this.statement('DELETE FROM reports WHERE scope = ? AND id = ?').run(scope, id);
+  /** Removes a report gone from the service (logged), or deleted by the user (`own`, not logged). */
+  removeReport(scope: string, id: string, options: { own?: boolean; at?: string } = {}): void {
+    this.writes.remove(scope, 'id = ?', [id], options);
   }
 
-  /** Deletes the scope's reports not marked as seen by `syncId`; answers how many. */
-  pruneUnseen(scope: string, syncId: string): number {
-    return this.statement('DELETE FROM reports WHERE scope = ? AND last_seen_sync IS NOT ?').run(
-      scope,
-      syncId,
-    ).changes;
+  /** The ids of the scope's reports not marked as seen by `syncId`, in id order. */
+  unseenIds(scope: string, syncId: string): string[] {
+    const rows = this.statement(
+      'SELECT id FROM reports WHERE scope = ? AND last_seen_sync IS NOT ? ORDER BY id_sort, id',
+    ).all(scope, syncId) as { id: string }[];
+    return rows.map((row) => row.id);
+  }
+
+  /** Deletes the scope's reports not marked as seen by `syncId` (logged); answers how many. */
+  pruneUnseen(scope: string, syncId: string, at = new Date().toISOString()): number {
+    return this.writes.remove(scope, 'last_seen_sync IS NOT ?', [syncId], { at });
   }
 
   /**
@@ -254,47 +222,6 @@ export class ReportCache {
     return this.list.projects(scope, limit);
   }
 
-  // ---- Sync lease -------------------------------------------------------------------------
-
-  /**
-   * Claims the scope's full sync for `owner` until `nowMs + leaseMs`, in one IMMEDIATE
-   * transaction, so two processes never both win. Answers false while another owner's claim
-   * has not expired; an expired claim (its process died or stalled) is taken over.
-   */
-  acquireSyncLease(scope: string, owner: string, nowMs: number, leaseMs: number): boolean {
-    return this.transaction(() => {
-      const held = this.syncLease(scope);
-      if (held && held.owner !== owner && held.expiresAt > nowMs) return false;
-      this.statement(
-        `INSERT INTO sync_leases (scope, owner, expires_at) VALUES (?, ?, ?)
-         ON CONFLICT (scope) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
-      ).run(scope, owner, nowMs + leaseMs);
-      return true;
-    });
-  }
-
-  /** Extends `owner`'s claim; false when it is no longer theirs (expired and taken over, or cleared). */
-  renewSyncLease(scope: string, owner: string, nowMs: number, leaseMs: number): boolean {
-    return (
-      this.statement('UPDATE sync_leases SET expires_at = ? WHERE scope = ? AND owner = ?').run(
-        nowMs + leaseMs,
-        scope,
-        owner,
-      ).changes === 1
-    );
-  }
-
-  releaseSyncLease(scope: string, owner: string): void {
-    this.statement('DELETE FROM sync_leases WHERE scope = ? AND owner = ?').run(scope, owner);
-  }
-
-  /** The scope's claim as stored (possibly expired), or null. */
-  syncLease(scope: string): { owner: string; expiresAt: number } | null {
-    const row = this.statement('SELECT owner, expires_at FROM sync_leases WHERE scope = ?').get(scope) as
-      { owner: string; expires_at: number } | undefined;
-    return row ? { owner: row.owner, expiresAt: row.expires_at } : null;
-  }
-
   // ---- Account --------------------------------------------------------------------------
 
   putAccount(scope: string, account: Account, fetchedAt: string): void {
@@ -314,7 +241,7 @@ export class ReportCache {
 
   clearScope(scope: string): void {
     this.transaction(() => {
-      for (const table of ['reports', 'report_counts', 'accounts', 'meta']) {
+      for (const table of ['reports', 'report_counts', 'accounts', 'meta', 'change_log']) {
         this.statement(`DELETE FROM ${table} WHERE scope = ?`).run(scope);
       }
     });
@@ -324,14 +251,14 @@ export class ReportCache {
   scopes(): string[] {
     const rows = this.statement(
       `SELECT scope FROM reports UNION SELECT scope FROM report_counts UNION SELECT scope FROM accounts
-       UNION SELECT scope FROM meta`,
+       UNION SELECT scope FROM meta UNION SELECT scope FROM change_log`,
     ).all() as { scope: string }[];
     return rows.map((row) => row.scope);
   }
 
   clearAll(): void {
     this.transaction(() => {
-      for (const table of ['reports', 'report_counts', 'accounts', 'meta'])
+      for (const table of ['reports', 'report_counts', 'accounts', 'meta', 'change_log'])
         this.statement(`DELETE FROM ${table}`).run();
       // Rows deleted above took their trigrams along; this also drops any left by a failed write.
       this.statement('DELETE FROM report_search').run();
@@ -345,6 +272,7 @@ export class ReportCache {
       reportCount: this.list.countedRows(scope, '', null),
       sizeBytes: pageCount * pageSize,
       lastFullSyncAt: this.getMeta(scope, LAST_FULL_SYNC_META),
+      lastQuickRefreshAt: this.getMeta(scope, LAST_QUICK_REFRESH_META),
     };
   }
 
@@ -380,52 +308,4 @@ export class ReportCache {
     }
     return statement;
   }
-}
-
-function openDatabase(file: string): Database.Database {
-  // Private reports: 0600 before SQLite creates the file, so its -wal and -shm inherit it.
-  ensurePrivateFile(file);
-  for (const suffix of ['-wal', '-shm']) keepPrivate(file + suffix);
-  const db = new Database(file);
-  try {
-    // First, so that every step below waits for another process instead of failing.
-    db.pragma(`busy_timeout = ${OPEN_WAIT_MS}`);
-    enterWalMode(db);
-    // WAL + NORMAL: a killed process never leaves a damaged file; only a power cut may lose
-    // the last commits, which the next sync fetches again.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db, file);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
-/**
- * Switches a new file to WAL (a no-op once it is). The switch needs the file's exclusive lock;
- * when several processes start on a new data dir at once, SQLite answers SQLITE_BUSY at once to
- * all but one of them instead of calling the busy handler, which could deadlock
- * (https://www.sqlite.org/c3ref/busy_handler.html); it does the same while another program
- * holds the new file's write lock. A retry usually finds WAL already (the winner switched);
- * all of them end within OPEN_WAIT_MS, as the busy handler does.
- */
-function enterWalMode(db: Database.Database): void {
-  const giveUpAt = Date.now() + OPEN_WAIT_MS;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      db.pragma('journal_mode = WAL');
-      return;
-    } catch (error) {
-      if (errorCode(error) !== 'SQLITE_BUSY' || Date.now() >= giveUpAt) throw error;
-      // Jittered, so that processes that collided once do not collide again in step.
-      sleepSync(Math.min(100, 2 ** attempt) * (0.5 + Math.random()));
-    }
-  }
-}
-
-/** Blocks this thread: opening is synchronous, and each wait is 150 ms at most. */
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

@@ -3,15 +3,17 @@
  * One module for every front end: the app's and the preview's "Export…" (through the gateway)
  * and the CLI's `reports list --format csv|json` and `--all`.
  *
- * Paging is bounded by the one page walk the full sync also uses (shared/paging.ts): it stops at
- * the last page the service names (or on a short page when it names none), it refuses a page
- * that brings no new report (a service that ignores `page` would otherwise be asked forever),
- * and it never asks for more pages than the total implies (+1) nor more than MAX_EXPORT_PAGES.
+ * Paging is the one page walk the full sync also uses (shared/paging.ts): up to PAGES_IN_FLIGHT
+ * requests at once, pages kept in page order, one at a time after a 429 and never before its
+ * Retry-After. It stops at the last page the service names (or on a short page when it names
+ * none), it refuses a page that brings no new report (a service that ignores `page` would
+ * otherwise be asked forever), and it never asks for more pages than the total implies (+1)
+ * nor more than MAX_EXPORT_PAGES.
  */
 import type { DataSource, Sourced } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
 import type { Report, ReportPage } from '../../../shared/model';
-import { followPages } from '../../../shared/paging';
+import { followPages, PAGES_IN_FLIGHT, rateLimitRetry } from '../../../shared/paging';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -32,16 +34,22 @@ export interface PagingProgress {
 }
 
 export interface CollectOptions {
+  /** `signal` aborts when the walk no longer needs the page (it ended, failed, or was cancelled). */
   fetchPage: (page: number, signal: AbortSignal) => Promise<SourcedPage>;
   firstPage?: number;
   signal?: AbortSignal;
   onProgress?: (progress: PagingProgress) => void;
   maxPages?: number;
+  /** Requests in flight at once (default PAGES_IN_FLIGHT). */
+  concurrency?: number;
 }
 
 export interface CollectedReports {
   reports: Report[];
+  /** Pages read (handed over in order). */
   pages: number;
+  /** Requests sent, retries and pages asked ahead of where the list ended included. */
+  requests: number;
   /** The first page's numbers, for a caller that prints them. */
   firstPage: Pick<ReportPage, 'page' | 'perPage'>;
   total: number | null;
@@ -65,23 +73,27 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 export async function collectAllPages(options: CollectOptions): Promise<CollectedReports> {
   const { fetchPage, signal, onProgress } = options;
   const maxPages = options.maxPages ?? MAX_EXPORT_PAGES;
-  const neverAborted = new AbortController().signal;
   const reports: Report[] = [];
   let first: SourcedPage | undefined;
   let total: number | null = null;
   let cached: Sourced | undefined;
+  let pages = 0;
 
   const walk = await followPages<SourcedPage>({
     firstPage: options.firstPage ?? 1,
     maxPages,
-    fetchPage: async (pageNumber) => {
+    concurrency: options.concurrency ?? PAGES_IN_FLIGHT,
+    retry: rateLimitRetry,
+    signal,
+    fetchPage: async (pageNumber, walkSignal) => {
       throwIfCancelled(signal);
-      const page = await fetchPage(pageNumber, signal ?? neverAborted);
+      const page = await fetchPage(pageNumber, walkSignal);
       throwIfCancelled(signal);
       return page;
     },
     onPage: (page, fresh) => {
       first ??= page;
+      pages += 1;
       total = page.total ?? total;
       if (page.source === 'cache' && (cached === undefined || page.fetchedAt < cached.fetchedAt)) {
         cached = { source: 'cache', fetchedAt: page.fetchedAt };
@@ -113,7 +125,8 @@ export async function collectAllPages(options: CollectOptions): Promise<Collecte
   if (!first) throw new AppFailure(appError('bad_response', 'The Report Service sent no page.'));
   return {
     reports,
-    pages: walk.requests,
+    pages,
+    requests: walk.requests,
     firstPage: { page: first.page, perPage: first.perPage },
     total,
     origin: cached ?? { source: first.source, fetchedAt: first.fetchedAt },

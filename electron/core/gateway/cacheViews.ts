@@ -20,14 +20,18 @@ export class CacheViews {
 
   status(): CacheStatus {
     const scope = this.connections.activeScope();
-    const status = scope ? this.cache.status(scope) : { reportCount: 0, sizeBytes: 0, lastFullSyncAt: null };
-    // A sync of this scope may be running in another process (its unexpired lease).
-    const lease = scope ? this.cache.syncLease(scope) : null;
+    const status = scope
+      ? this.cache.status(scope)
+      : { reportCount: 0, sizeBytes: 0, lastFullSyncAt: null, lastQuickRefreshAt: null };
+    // A sync of this scope may be running in another process (its unexpired lease). This
+    // window's own background refresh is no sync "elsewhere": a sync asked now waits for it.
+    const lease = scope ? this.cache.leases.held(scope) : null;
     const elsewhere = lease !== null && lease.expiresAt > this.now().getTime();
+    const background = scope !== null && this.sync.backgroundFor(scope);
     return {
       profileId: scope,
       ...status,
-      syncing: this.sync.busy || elsewhere,
+      syncing: !background && (this.sync.busy || elsewhere),
       ...(this.exposedDataDir ? { exposedDataDir: this.exposedDataDir } : {}),
     };
   }

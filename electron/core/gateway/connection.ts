@@ -144,6 +144,11 @@ export class Connections {
     };
   }
 
+  /** A profile's connection, active or not (the scheduler keeps every kept-offline profile current). */
+  async forProfileId(profileId: string): Promise<Connection> {
+    return this.forProfile(this.options.profiles.requireProfile(profileId));
+  }
+
   async active(): Promise<Connection> {
     const fixed = this.options.fixedConnection;
     if (fixed) return { ...fixed, scope: this.fixedScope(fixed) };

@@ -1,6 +1,7 @@
 /**
  * Export: every page of the list's query, in the largest pages, each from the service or
- * (offline) the cache, formatted as one file; one export at a time, cancellable.
+ * (offline) the cache, formatted as one file; one export at a time, cancellable. `collect` is
+ * the walk itself, shared with the CLI's `reports list --all`.
  */
 import type {
   ChannelParsedInput,
@@ -11,7 +12,15 @@ import type {
 import { AppFailure, appError } from '../../../shared/errors';
 import type { ListQuery } from '../../../shared/model';
 import type { EventHub } from '../events';
-import { collectAllPages, exportFileName, formatReports, type ExportFormat } from '../export/exporter';
+import {
+  collectAllPages,
+  exportFileName,
+  formatReports,
+  type CollectedReports,
+  type CollectOptions,
+  type ExportFormat,
+} from '../export/exporter';
+import type { ListOptions } from './reportsService';
 
 /**
  * Asks where to save an export and writes it (the app's save dialog); answers the path, or
@@ -23,7 +32,7 @@ export class ExportService {
   private exporting: AbortController | null = null;
 
   constructor(
-    private readonly listReports: (query: ListQuery) => Promise<ReportPageResult>,
+    private readonly listReports: (query: ListQuery, options?: ListOptions) => Promise<ReportPageResult>,
     private readonly events: EventHub,
     private readonly now: () => Date,
     private readonly saveExport?: SaveExport,
@@ -43,11 +52,13 @@ export class ExportService {
     const controller = new AbortController();
     this.exporting = controller;
     try {
-      const collected = await collectAllPages({
-        fetchPage: (page) => this.listReports({ ...input.query, per_page: 100, page }),
-        signal: controller.signal,
-        onProgress: (progress) => this.events.emit('export:progress', progress),
-      });
+      const collected = await this.collect(
+        { ...input.query, per_page: 100 },
+        {
+          signal: controller.signal,
+          onProgress: (progress) => this.events.emit('export:progress', progress),
+        },
+      );
       const now = this.now();
       const { source, fetchedAt } = collected.origin;
       const content = formatReports(input.format, collected.reports, {
@@ -69,6 +80,26 @@ export class ExportService {
     } finally {
       this.exporting = null;
     }
+  }
+
+  /**
+   * Every page of `query` from `firstPage` on (the shared walk: four in flight, in page order).
+   * The first page is asked as any list page; the later ones hand a 429 to the walk, which then
+   * asks one page at a time and waits out the Retry-After.
+   */
+  collect(
+    query: ListQuery,
+    options: Pick<CollectOptions, 'firstPage' | 'signal' | 'onProgress'> = {},
+  ): Promise<CollectedReports> {
+    const first = options.firstPage ?? 1;
+    return collectAllPages({
+      ...options,
+      fetchPage: (page, signal) =>
+        this.listReports(
+          { ...query, page },
+          page === first ? { signal } : { signal, retryRateLimited: false },
+        ),
+    });
   }
 
   cancel(): { cancelled: boolean } {

@@ -6,10 +6,12 @@
 import type { ContractHandlers } from '../../../shared/contract';
 import type { CacheViews } from './cacheViews';
 import type { Connections } from './connection';
+import type { ChangesService } from './changesService';
 import type { Connectivity } from './connectivity';
 import type { ExportService } from './exportService';
 import { firstScreen } from './firstScreen';
 import type { Links } from './links';
+import type { OfflineService } from './offlineService';
 import type { ProfilesService } from './profilesService';
 import type { ReportsService } from './reportsService';
 import type { SyncService } from './syncService';
@@ -25,11 +27,24 @@ export interface GatewayServices {
   links: Links;
   updates: UpdatesService;
   connections: Connections;
+  changes: ChangesService;
+  offline: OfflineService;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
-  const { profiles, reports, exports, cacheViews, sync, connectivity, links, updates, connections } =
-    services;
+  const {
+    profiles,
+    reports,
+    exports,
+    cacheViews,
+    sync,
+    connectivity,
+    links,
+    updates,
+    connections,
+    changes,
+    offline,
+  } = services;
   return {
     'profiles:list': () => profiles.state(),
     'profiles:add': (input) => profiles.add(input),
@@ -54,11 +69,17 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     'account:get': () => reports.account(),
 
     'cache:status': async () => cacheViews.status(),
-    'cache:sync': () => sync.run(),
+    'cache:sync': (input) => offline.syncNow(input),
     'cache:cancelSync': async () => ({ cancelled: sync.cancel() }),
     'cache:clear': async () => cacheViews.clear(),
     'cache:projects': async () => cacheViews.projects(),
     'cache:overview': async (input) => cacheViews.overview(input),
+    'changes:list': async (input) => changes.list(input),
+    'changes:summary': async () => changes.summary(),
+    'changes:marks': async (input) => changes.marks(input),
+    'changes:markSeen': async (input) => changes.markSeen(input),
+    'offline:get': async ({ profileId }) => offline.state(profileId),
+    'offline:set': async (input) => offline.set(input),
 
     'connectivity:status': async () => connectivity.current,
     'connectivity:check': () => connectivity.check(),

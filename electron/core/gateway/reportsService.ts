@@ -15,6 +15,11 @@ import type { Accounts } from './accounts';
 import type { Connection, Connections } from './connection';
 import type { OnlinePolicy } from './onlinePolicy';
 
+export interface ListOptions {
+  signal?: AbortSignal;
+  retryRateLimited?: boolean;
+}
+
 function isNotFound(thrown: unknown): boolean {
   return thrown instanceof AppFailure && thrown.error.kind === 'not_found';
 }
@@ -28,10 +33,11 @@ export class ReportsService {
     private readonly now: () => Date,
   ) {}
 
-  list(query: ListQuery): Promise<ReportPageResult> {
+  /** `options` pass to the client: a signal, and whether it retries a 429 itself (a walk paces them). */
+  list(query: ListQuery, options: ListOptions = {}): Promise<ReportPageResult> {
     return this.policy.read<ReportPageResult>(
       async (connection) => {
-        const page = await this.connections.client(connection).listReports(query);
+        const page = await this.connections.client(connection).listReports(query, options);
         const fetchedAt = this.now().toISOString();
         // Written right after this answer, before any later use of the cache (see putReportsSoon).
         this.cache.putReportsSoon(connection.scope, page.reports, fetchedAt);
@@ -54,8 +60,9 @@ export class ReportsService {
           .client(connection)
           .getReport(id)
           .catch((thrown: unknown) => {
-            // Gone from the service: gone from this connection's cache too.
-            if (isNotFound(thrown)) this.cache.removeReport(connection.scope, id);
+            // Gone from the service: gone from this connection's cache too (and news).
+            if (isNotFound(thrown))
+              this.cache.removeReport(connection.scope, id, { at: this.now().toISOString() });
             throw thrown;
           });
         const fetchedAt = this.now().toISOString();
@@ -104,17 +111,19 @@ export class ReportsService {
       try {
         await this.connections.client(connection).deleteReport(id);
       } catch (thrown) {
-        if (isNotFound(thrown)) this.cache.removeReport(connection.scope, id);
+        if (isNotFound(thrown)) this.cache.removeReport(connection.scope, id, { own: true });
         throw thrown;
       }
-      this.cache.removeReport(connection.scope, id);
+      // The user's own deletion: not news for "Changes since …".
+      this.cache.removeReport(connection.scope, id, { own: true });
       return { deleted: id };
     });
   }
 
   private async cached(connection: Connection, written: Promise<Report>): Promise<Report> {
     const report = await written;
-    this.cache.putReport(connection.scope, report, this.now().toISOString());
+    // The user's own change: not news for "Changes since …".
+    this.cache.putReport(connection.scope, report, this.now().toISOString(), { own: true });
     return report;
   }
 }

@@ -1,17 +1,25 @@
 /**
- * The full sync that keeps every report available offline: one at a time in this process (another process's sync
- * of the same scope is refused by runFullSync's lease), cancellable, with progress events.
+ * The runs that keep a profile's reports available offline: the full sync (every report) and
+ * the quick refresh (the newest ones). One at a time in this process — a background run (the
+ * scheduler's) never starts beside another, and one the user asks for waits for a background
+ * run to end first — and one per profile across processes (the lease in cache/syncLease.ts).
+ * Cancellable, with progress events; every run that ends is announced as `offline:refreshed`.
  */
 import type { SyncSummary } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
+import type { ReportPage } from '../../../shared/report';
 import { runFullSync, SYNC_RUNNING_MESSAGE } from '../cache/fullSync';
+import { runQuickRefresh } from '../cache/quickRefresh';
 import type { ReportCache } from '../cache/reportCache';
 import type { EventHub } from '../events';
-import { isUnauthorized, type Connections } from './connection';
+import { offlineOptionsOf } from '../offline/options';
+import type { ProfileStore } from '../profiles/profileStore';
+import { isUnauthorized, type Connection, type Connections } from './connection';
 import type { OnlinePolicy } from './onlinePolicy';
 
 export interface SyncServiceOptions {
   connections: Connections;
+  profiles: ProfileStore;
   policy: OnlinePolicy;
   cache: ReportCache;
   events: EventHub;
@@ -20,14 +28,54 @@ export interface SyncServiceOptions {
   leaseMs?: number;
 }
 
+export type SyncMode = 'full' | 'quick';
+
+export interface RunOptions {
+  mode?: SyncMode;
+  /** Another profile than the active one (the scheduler keeps every such profile current). */
+  profileId?: string;
+  /** The scheduler's: refused (busy) while anything else runs here, instead of waiting. */
+  background?: boolean;
+}
+
+interface Running {
+  scope: string;
+  mode: SyncMode;
+  background: boolean;
+  controller: AbortController;
+  done: Promise<unknown>;
+}
+
+function busy(): AppFailure {
+  // Same refusal as a sync running in another process (the lease).
+  return new AppFailure(appError('busy', SYNC_RUNNING_MESSAGE, { reason: 'sync_running' }));
+}
+
 export class SyncService {
-  private running: { scope: string; controller: AbortController } | null = null;
+  private running: Running | null = null;
+  private readonly observers = new Set<(scope: string) => void>();
 
   constructor(private readonly options: SyncServiceOptions) {}
 
-  /** True while this process runs a sync. */
+  /** True while this process runs a sync or refresh. */
   get busy(): boolean {
     return this.running !== null;
+  }
+
+  /** What this process runs for `scope` now. */
+  runningFor(scope: string): SyncMode | null {
+    return this.running?.scope === scope ? this.running.mode : null;
+  }
+
+  /** True while this process runs a background run (the scheduler's) of `scope`. */
+  backgroundFor(scope: string): boolean {
+    return this.running?.scope === scope && this.running.background;
+  }
+
+  /** Told when a run of a scope starts and when it ends (the offline state changed). */
+  observe(observer: (scope: string) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /** Stops the running sync (any scope, or only `scope`'s); answers whether one was running. */
@@ -38,53 +86,118 @@ export class SyncService {
     return true;
   }
 
-  async run(): Promise<SyncSummary> {
-    if (this.running) {
-      // Same refusal as a sync running in another process (runFullSync's lease).
-      throw new AppFailure(appError('busy', SYNC_RUNNING_MESSAGE, { reason: 'sync_running' }));
-    }
-    const { connections, policy, cache, events, now, leaseMs } = this.options;
-    const connection = await connections.active();
+  async run(options: RunOptions = {}): Promise<SyncSummary> {
+    const waitingFor = this.running;
+    if (waitingFor && (options.background || !waitingFor.background)) throw busy();
+    // The user's run after the scheduler's (a quick refresh is one request or two).
+    if (waitingFor) await waitingFor.done.catch(() => undefined);
+    if (this.running) throw busy();
+    const { connections } = this.options;
+    const connection =
+      options.profileId === undefined
+        ? await connections.active()
+        : await connections.forProfileId(options.profileId);
+    if (this.running) throw busy();
+    const mode = options.mode ?? 'full';
     const controller = new AbortController();
-    this.running = { scope: connection.scope, controller };
+    let settle!: () => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    const running: Running = {
+      scope: connection.scope,
+      mode,
+      background: options.background === true,
+      controller,
+      done,
+    };
+    this.running = running;
+    this.tell(connection.scope);
+    try {
+      const summary = await this.runNow(connection, mode, controller.signal, running.background);
+      const profile = this.options.profiles.get(connection.scope);
+      this.options.events.emit('offline:refreshed', {
+        profileId: connection.scope,
+        profileName: profile?.name ?? '',
+        summary,
+        notifyBad: offlineOptionsOf(profile).notifyBad,
+      });
+      return summary;
+    } finally {
+      this.running = null;
+      settle();
+      this.tell(connection.scope);
+    }
+  }
+
+  private tell(scope: string): void {
+    for (const observer of this.observers) {
+      try {
+        observer(scope);
+      } catch {
+        // An observer must not break a run.
+      }
+    }
+  }
+
+  private async runNow(
+    connection: Connection,
+    mode: SyncMode,
+    signal: AbortSignal,
+    background: boolean,
+  ): Promise<SyncSummary> {
+    const { connections, policy, cache, events, now, leaseMs } = this.options;
     let client = connections.client(connection);
     // Pages after the first come several at a time (runFullSync): a 429 on one of them goes
-    // back to runFullSync, which drops to one page at a time, instead of being retried here.
-    const listPage = (page: number, signal: AbortSignal | undefined) =>
+    // back to the run, which drops to one page at a time, instead of being retried here.
+    const listPage = (page: number, pageSignal: AbortSignal | undefined): Promise<ReportPage> =>
       client.listReports(
-        { per_page: 100, sort_by: 'id', sort: 'asc', page },
-        page === 1 ? { signal } : { signal, retryRateLimited: false },
+        { per_page: 100, sort_by: 'id', sort: mode === 'quick' ? 'desc' : 'asc', page },
+        page === 1 ? { signal: pageSignal } : { signal: pageSignal, retryRateLimited: false },
       );
     // A 401 on the first page re-reads the key once (see withCurrentKey); later pages were
     // already asked with this key, and mixing two keys' listings in one run is never right.
-    const firstPage = async (signal: AbortSignal | undefined) => {
+    const firstPage = async (pageSignal: AbortSignal | undefined) => {
       try {
-        return await listPage(1, signal);
+        return await listPage(1, pageSignal);
       } catch (thrown) {
         if (!isUnauthorized(thrown)) throw thrown;
         const again = await connections.withRereadKey(connection);
         if (!again) throw thrown;
         client = connections.client(again);
-        return listPage(1, signal);
+        return listPage(1, pageSignal);
       }
     };
+    const fetchPage = (page: number, pageSignal: AbortSignal) =>
+      page === 1 ? firstPage(pageSignal) : listPage(page, pageSignal);
+    const scope = connection.scope;
     try {
-      const summary = await runFullSync({
-        cache,
-        scope: connection.scope,
-        signal: controller.signal,
-        now,
-        leaseMs,
-        fetchPage: (page, signal) => (page === 1 ? firstPage(signal) : listPage(page, signal)),
-        onProgress: (progress) => events.emit('sync:progress', { ...progress, profileId: connection.scope }),
-      });
-      policy.settled();
+      const summary =
+        mode === 'quick'
+          ? await runQuickRefresh({ cache, scope, signal, now, leaseMs, fetchPage })
+          : await runFullSync({
+              cache,
+              scope,
+              signal,
+              now,
+              leaseMs,
+              fetchPage,
+              // A cached report the read did not see, between two pages: gone (404), or skipped.
+              fetchReport: (id, reportSignal) =>
+                client.getReport(id, { signal: reportSignal }).catch((thrown: unknown) => {
+                  if (thrown instanceof AppFailure && thrown.error.kind === 'not_found') return null;
+                  throw thrown;
+                }),
+              onProgress: (progress) =>
+                events.emit('sync:progress', {
+                  ...progress,
+                  profileId: scope,
+                  ...(background ? { background } : {}),
+                }),
+            });
+      if (connections.activeScope() === scope) policy.settled();
       return summary;
     } catch (thrown) {
-      policy.settled(thrown);
+      if (connections.activeScope() === scope) policy.settled(thrown);
       throw thrown;
-    } finally {
-      this.running = null;
     }
   }
 }

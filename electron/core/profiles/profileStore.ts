@@ -25,43 +25,22 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { z } from 'zod';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
 import { writeFileAtomic } from '../atomicWrite';
 import { errorCode } from '../errorCode';
 import { silentLogger, type Logger } from '../log';
 import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
+import {
+  ProfilesFileSchema,
+  type OfflineProfileOptions,
+  type ProfilesFile,
+  type StoredProfile,
+} from './profileRecord';
 import { ProfilesLock } from './profilesLock';
 
 export { PROFILE_LOCK_WAIT_MS, profilesLockFile } from './profilesLock';
 
-export interface StoredProfile {
-  id: string;
-  name: string;
-  baseUrl: string;
-  allowInsecureHttp: boolean;
-  demo: boolean;
-  createdAt: string;
-  /** When a key was last stored for this profile: other processes drop their copy of the key when it changes. */
-  keySetAt?: string;
-}
-
-const StoredProfileSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  name: z.string().min(1),
-  baseUrl: z.string(),
-  allowInsecureHttp: z.boolean(),
-  demo: z.boolean(),
-  createdAt: z.string(),
-  keySetAt: z.string().optional(),
-});
-
-const ProfilesFileSchema = z.object({
-  version: z.literal(1),
-  activeId: z.string().nullable(),
-  profiles: z.array(StoredProfileSchema),
-});
-type ProfilesFile = z.infer<typeof ProfilesFileSchema>;
+export type { OfflineProfileOptions, StoredProfile } from './profileRecord';
 
 const NOT_FOUND = 'That profile no longer exists.';
 
@@ -181,6 +160,22 @@ export class ProfileStore {
   markKeyChanged(id: string): StoredProfile {
     return this.change((state) => {
       const updated = { ...requireIn(state, id), keySetAt: new Date().toISOString() };
+      const next = {
+        ...state,
+        profiles: state.profiles.map((profile) => (profile.id === id ? updated : profile)),
+      };
+      return { next, result: { ...updated } };
+    });
+  }
+
+  /**
+   * Changes a profile's "Keep available offline" options (only those given), under the lock
+   * against what is on disk now, as every change is.
+   */
+  setOfflineOptions(id: string, changes: OfflineProfileOptions): StoredProfile {
+    return this.change((state) => {
+      const current = requireIn(state, id);
+      const updated = { ...current, offline: { ...current.offline, ...changes } };
       const next = {
         ...state,
         profiles: state.profiles.map((profile) => (profile.id === id ? updated : profile)),

@@ -18,6 +18,7 @@ import type { CacheStatus, Sourced, SyncProgress, SyncSummary } from '../../../s
 import type { AppError } from '../../../shared/errors';
 import { Announcer } from './announce';
 import { call, errorOf, onEvent } from './bridge';
+import { invalidateChanges } from './offlineQueries';
 import { invalidateReportLists, queryKeys, useActiveProfileId, useConnectivity } from './queries';
 
 // ---- Toasts ---------------------------------------------------------------------------------
@@ -93,10 +94,15 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     setSummary(null);
     setProgress(null);
     let refusedAsRunningElsewhere = false;
-    call('cache:sync')
+    // The first "Make available offline" of a profile also turns "Keep available offline" on.
+    call('cache:sync', { turnOnKeepOffline: true })
       .then((done) => {
         setSummary(done);
-        toasts.show(`${done.fetched} reports are now available offline.`);
+        toasts.show(
+          done.keepOfflineTurnedOn
+            ? `${done.fetched} reports are now available offline. Keep available offline is now on: ReportDesk keeps this copy current (Settings).`
+            : `${done.fetched} reports are now available offline.`,
+        );
       })
       .catch((thrown: unknown) => {
         const failure = errorOf(thrown);
@@ -118,6 +124,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
           void client.invalidateQueries({ queryKey: queryKeys.cacheStatus(profileId) });
           // The sync saw the service's current reports: lists on screen may be out of date.
           invalidateReportLists(client, profileId);
+          invalidateChanges(client, profileId);
         }
       });
   }, [client, profileId, toasts]);

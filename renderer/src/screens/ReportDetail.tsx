@@ -14,6 +14,7 @@ import { call, errorOf } from '../lib/bridge';
 import { ageOf } from '../lib/format';
 import { applyReportDeleted, useReport } from '../lib/queries';
 import { navigate } from '../lib/router';
+import { useMarkSeenOnOpen } from '../lib/offlineQueries';
 
 const KNOWN_FIELDS = ['id', 'url', 'result', 'generated_at', 'privacy', 'project'] as const;
 
@@ -30,6 +31,7 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
   const client = useQueryClient();
   const toasts = useToasts();
   const query = useReport(profileId, id);
+  useMarkSeenOnOpen(profileId, id, query.data !== undefined);
   const writeBlock = useWriteBlockReason();
   const [confirming, setConfirming] = useState(false);
   useReportVisibleSource(query.data);

@@ -8,6 +8,7 @@ import {
   type SortBy,
 } from '../../../shared/model';
 import { DateText, PrivacyBadge, RESULT_LABELS, ResultBadge } from '../components/Badges';
+import { ChangesPanel } from '../components/ChangesPanel';
 import { ErrorView } from '../components/ErrorView';
 import { Pagination } from '../components/Pagination';
 import { PageCheckbox, SelectionBar } from '../components/SelectionControls';
@@ -30,6 +31,7 @@ import { useRowSelection, type RowSelection } from '../lib/rowSelection';
 import { SEARCH_INPUT_ID } from '../lib/searchFocus';
 import { useDebouncedText } from '../lib/useDebouncedText';
 import { useRowKeys } from '../lib/useRowKeys';
+import { useNewMarks } from '../lib/offlineQueries';
 import { useProjects, useReports } from '../lib/queries';
 import { navigate } from '../lib/router';
 
@@ -83,6 +85,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
   const [dialog, setDialog] = useState<'export' | 'open-link' | null>(null);
   const query = listStateToQuery(state);
   const rowIds = (page?.reports ?? []).map((report) => report.id);
+  const newIds = useNewMarks(profileId, rowIds);
   const selection = useRowSelection(rowIds, JSON.stringify(listStateToQuery(state)));
   const tableBody = useRef<HTMLTableSectionElement>(null);
   useRowKeys(selection, tableBody, (id) => navigate(`/reports/${id}`));
@@ -184,6 +187,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
         />
       </div>
 
+      <ChangesPanel profileId={profileId} />
       <LazyPart>
         <OverviewPanel
           profileId={profileId}
@@ -286,7 +290,10 @@ export function ReportsList({ profileId }: { profileId: string }) {
                         }
                       />
                     </td>
-                    <td className="id-cell">{report.id}</td>
+                    <td className="id-cell">
+                      {report.id}
+                      {newIds.has(report.id) && <span className="badge badge-new">New</span>}
+                    </td>
                     <td className="url-cell">
                       <a
                         href={`#/reports/${encodeURIComponent(report.id)}`}

@@ -9,6 +9,7 @@ import { SkeletonBlock } from '../components/Skeleton';
 import { UpdatesSettings } from '../components/UpdatesSettings';
 import { DateText } from '../components/Badges';
 import { FieldRow } from '../components/FieldValue';
+import { KeepOfflineSettings } from '../components/KeepOfflineSettings';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { useSync, useToasts } from '../lib/appState';
 import { call } from '../lib/bridge';
@@ -109,6 +110,7 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
       </div>
       <UpdatesSettings />
 
+      <KeepOfflineSettings profileId={profileId} />
       {confirmClear && (
         <ConfirmDialog
           title="Clear the offline copy?"

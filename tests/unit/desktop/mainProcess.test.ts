@@ -3,7 +3,8 @@
  * binary is not installed here. The core behind it is real: createCoreServices on a temp data
  * folder with a real SQLite file. What is checked is the glue: the userData override, privileged
  * scheme, single-instance handling, IPC binding with sender checks, the window's hardening,
- * deep links held until the page listens, menu commands, notifications and the quit sequence.
+ * deep links held until the page listens, menu commands, notifications, the power source of
+ * "Keep available offline" and the quit sequence.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ const fake = vi.hoisted(() => {
     (map.get(name) ?? []).map((listener) => listener(...args));
 
   const appEvents = new Map<string, Listener[]>();
+  const powerEvents = new Map<string, Listener[]>();
   const paths = new Map<string, string>();
   let readyResolve: () => void = () => {};
   const ready = new Promise<void>((resolve) => (readyResolve = resolve));
@@ -180,6 +182,27 @@ const fake = vi.hoisted(() => {
         return electronLikeNetFetch(input, init);
       },
     },
+    // powerMonitor (https://www.electronjs.org/docs/latest/api/power-monitor):
+    // isOnBatteryPower() answers on every platform; 'on-ac' and 'on-battery' are emitted on macOS
+    // and Windows only. Earlier versions of that page said the module cannot be used before the
+    // app's 'ready' event; the fake keeps that rule, as the strictest reading.
+    powerMonitor: {
+      battery: false,
+      isOnBatteryPower() {
+        afterReady('powerMonitor');
+        return this.battery;
+      },
+      on(name: string, listener: Listener) {
+        afterReady('powerMonitor');
+        on(powerEvents)(name, listener);
+      },
+      removeListener(name: string, listener: Listener) {
+        powerEvents.set(
+          name,
+          (powerEvents.get(name) ?? []).filter((known) => known !== listener),
+        );
+      },
+    },
     Notification: class {
       static isSupported() {
         return true;
@@ -235,6 +258,8 @@ const fake = vi.hoisted(() => {
     emitContents: (w: FakeBrowserWindow, name: string, ...args: unknown[]) =>
       emit(w.webContents.events, name, ...args),
     emitIpc: (name: string, ...args: unknown[]) => emit(ipcListeners, name, ...args),
+    emitPower: (name: string) => emit(powerEvents, name),
+    powerEvents,
     ipcHandlers,
     /** What ipcRenderer.invoke resolves to: the handler's reply, structured-cloned. */
     invoke: async (channel: string, event: unknown, ...args: unknown[]) => {
@@ -488,6 +513,32 @@ describe('main process wiring', () => {
       expect(await fake.invoke(channel, appFrame(), undefined)).toEqual(direct);
     }
     expect(pageEvents().length).toBeGreaterThan(0);
+  });
+
+  it('keeps a kept-offline profile current with powerMonitor: on battery the first full sync waits, on-ac runs it', async () => {
+    const call = (channel: string, input?: unknown) =>
+      fake.invoke(`reportdesk:${channel}`, appFrame(), input);
+    const started = (await call('profiles:startDemo')) as { ok: true; value: { activeId: string } };
+    const profileId = started.value.activeId;
+    // Listening to both power events from the start.
+    expect(fake.powerEvents.get('on-ac')).toHaveLength(1);
+    expect(fake.powerEvents.get('on-battery')).toHaveLength(1);
+    fake.electron.powerMonitor.battery = true;
+    const set = (await call('offline:set', { profileId, keepOffline: true })) as {
+      ok: true;
+      value: { keepOffline: boolean };
+    };
+    expect(set.value.keepOffline).toBe(true);
+    const state = async () =>
+      ((await call('offline:get', { profileId })) as { ok: true; value: Record<string, unknown> }).value;
+    await vi.waitFor(async () => expect((await state()).waitingForPower).toBe(true), { timeout: 10_000 });
+    expect((await state()).lastFullSyncAt).toBeNull();
+    fake.electron.powerMonitor.battery = false;
+    fake.emitPower('on-ac');
+    await vi.waitFor(async () => expect((await state()).lastFullSyncAt).not.toBeNull(), { timeout: 20_000 });
+    expect((await state()).waitingForPower).toBe(false);
+    // A background sync finishing is no news: no "available offline" notification for it.
+    expect(fake.notifications).toEqual([]);
   });
 
   it('closes the core on quit before the process exits', async () => {

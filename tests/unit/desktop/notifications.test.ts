@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncProgress } from '../../../shared/contract';
+import type { OfflineRefreshed, SyncProgress, SyncSummary } from '../../../shared/contract';
 import { notificationFor } from '../../../electron/core/desktop/notifications';
 
 const progress = (phase: SyncProgress['phase'], fetched = 120, total: number | null = 120): SyncProgress => ({
@@ -31,6 +31,34 @@ describe('notificationFor', () => {
 
   it.each(['fetching', 'pruning', 'failed', 'cancelled'] as const)('stays quiet for phase %s', (phase) => {
     expect(notificationFor('sync:progress', progress(phase), false)).toBeNull();
+  });
+
+  it('stays quiet when the finished sync ran in the background (Keep available offline)', () => {
+    expect(notificationFor('sync:progress', { ...progress('done'), background: true }, false)).toBeNull();
+  });
+
+  const refreshed = (badNews: number, notifyBad = true): OfflineRefreshed => ({
+    profileId: 'p1',
+    profileName: 'Shop',
+    notifyBad,
+    summary: { mode: 'quick', badNews } as SyncSummary,
+  });
+
+  it('one notification per refresh that found new bad reports or reports that turned bad', () => {
+    expect(notificationFor('offline:refreshed', refreshed(3), false)).toEqual({
+      title: 'Reports turned bad',
+      body: '3 reports of “Shop” are new and bad or turned bad. Open ReportDesk to see what changed.',
+    });
+    expect(notificationFor('offline:refreshed', refreshed(1), false)).toEqual({
+      title: 'A report turned bad',
+      body: '1 report of “Shop” is new and bad or turned bad. Open ReportDesk to see what changed.',
+    });
+  });
+
+  it('none when the profile did not ask for it, nothing turned bad, or the window has the focus', () => {
+    expect(notificationFor('offline:refreshed', refreshed(3, false), false)).toBeNull();
+    expect(notificationFor('offline:refreshed', refreshed(0), false)).toBeNull();
+    expect(notificationFor('offline:refreshed', refreshed(3), true)).toBeNull();
   });
 
   it('stays quiet for other events', () => {

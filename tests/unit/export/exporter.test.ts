@@ -7,6 +7,7 @@ import {
   type SourcedPage,
 } from '../../../electron/core/export/exporter';
 import { AppFailure } from '../../../shared/errors';
+import { PAGES_AHEAD_PER_REQUEST, PAGES_IN_FLIGHT } from '../../../shared/paging';
 import type { Report } from '../../../shared/model';
 import { csvRecords, parseCsv } from '../../helpers/csv';
 
@@ -53,16 +54,63 @@ describe('collectAllPages', () => {
     expect(collected.reports).toHaveLength(14);
   });
 
-  it('refuses a page that brings no new report (a service ignoring page)', async () => {
-    let calls = 0;
-    const run = collectAllPages({
+  it('refuses a page that brings no new report (a service ignoring page), within the pages asked ahead', async () => {
+    for (const [concurrency, most] of [
+      [1, 2],
+      [PAGES_IN_FLIGHT, 1 + PAGES_AHEAD_PER_REQUEST * PAGES_IN_FLIGHT],
+    ]) {
+      let calls = 0;
+      const run = collectAllPages({
+        concurrency,
+        fetchPage: async (page) => {
+          calls++;
+          return pageOf(ids(1, 10), page);
+        },
+      });
+      await expect(run).rejects.toThrow(/same reports again for page 2/);
+      expect(calls).toBeGreaterThanOrEqual(2);
+      expect(calls).toBeLessThanOrEqual(most);
+    }
+  });
+
+  it('keeps up to four requests in flight by default, and hands the pages over in page order', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const collected = await collectAllPages({
       fetchPage: async (page) => {
-        calls++;
-        return pageOf(ids(1, 10), page);
+        inFlight++;
+        most = Math.max(most, inFlight);
+        // Later pages answer sooner: the order must still be the pages'.
+        await new Promise((resolve) => setTimeout(resolve, page === 1 ? 1 : 40 - page * 3));
+        inFlight--;
+        return pageOf(ids(page * 10 - 9, 10), page, { total: 100, lastPage: 10 });
       },
     });
-    await expect(run).rejects.toThrow(/same reports again for page 2/);
-    expect(calls).toBe(2);
+    expect(most).toBe(PAGES_IN_FLIGHT);
+    expect(collected.reports.map((r) => r.id)).toEqual(ids(1, 100).map(String));
+    expect(collected).toMatchObject({ pages: 10, requests: 10 });
+  });
+
+  it('after a 429 asks one page at a time, not before its Retry-After', async () => {
+    const starts: { page: number; at: number }[] = [];
+    let refused = false;
+    const began = Date.now();
+    const collected = await collectAllPages({
+      fetchPage: async (page) => {
+        starts.push({ page, at: Date.now() - began });
+        if (page === 3 && !refused) {
+          refused = true;
+          throw new AppFailure({ kind: 'rate_limited', message: 'Too many.', retryAfterSeconds: 0.2 });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return pageOf(ids(page * 10 - 9, 10), page, { total: 60, lastPage: 6 });
+      },
+    });
+    expect(collected.reports).toHaveLength(60);
+    const refusedAt = starts.find((s) => s.page === 3)!.at;
+    const again = starts.filter((s) => s.page === 3)[1];
+    expect(again.at - refusedAt).toBeGreaterThanOrEqual(190);
+    expect(collected.requests).toBe(7);
   });
 
   it('never asks for more pages than the total implies, plus one', async () => {

@@ -7,8 +7,14 @@ import { AppFailure, appError } from '../../../../shared/errors';
 import { V1_INITIAL } from './v1Initial';
 import { V2_SYNC_LEASES } from './v2SyncLeases';
 import { V3_LIST_PLANNER } from './v3ListPlanner';
+import { V4_OFFLINE_CHANGES } from './v4OfflineChanges';
 
-export const MIGRATIONS: readonly string[] = [V1_INITIAL, V2_SYNC_LEASES, V3_LIST_PLANNER];
+export const MIGRATIONS: readonly string[] = [
+  V1_INITIAL,
+  V2_SYNC_LEASES,
+  V3_LIST_PLANNER,
+  V4_OFFLINE_CHANGES,
+];
 
 /**
  * Brings the schema up to date in one IMMEDIATE transaction, reading the version inside it:

@@ -1,0 +1,93 @@
+/**
+ * "Keep available offline" for the front ends: a profile's options (profiles.json, through the
+ * profile store's locked read-modify-write), when its copy was last checked (the cache), what
+ * runs now, and the scheduler's view (waiting for mains power, the last automatic failure).
+ * Announces every change as `offline:changed`. The app's first "Make available offline" turns
+ * the option on (`cache:sync` with turnOnKeepOffline) and says so in its summary.
+ */
+import type { ChannelParsedInput, OfflineState, SyncSummary } from '../../../shared/contract';
+import type { AppError } from '../../../shared/errors';
+import type { ReportCache } from '../cache/reportCache';
+import type { EventHub } from '../events';
+import { keepOfflineChosen, offlineOptionsOf } from '../offline/options';
+import type { ProfileStore } from '../profiles/profileStore';
+import type { Connections } from './connection';
+import type { SyncService } from './syncService';
+
+/** What the scheduler knows of a profile (core/offline/scheduler.ts), where one runs. */
+export interface SchedulerView {
+  waitingForPower(profileId: string): boolean;
+  lastError(profileId: string): AppError | null;
+  /** The options or the connectivity changed: plan again. */
+  replan(): void;
+}
+
+export class OfflineService {
+  private scheduler: SchedulerView | null = null;
+  private readonly stopObserving: () => void;
+
+  constructor(
+    private readonly profiles: ProfileStore,
+    private readonly connections: Connections,
+    private readonly cache: ReportCache,
+    private readonly sync: SyncService,
+    private readonly events: EventHub,
+  ) {
+    this.stopObserving = sync.observe((scope) => this.announce(scope));
+  }
+
+  /** The app's scheduler, once it runs (the CLI and the tests have none). */
+  attach(scheduler: SchedulerView): void {
+    this.scheduler = scheduler;
+  }
+
+  // Stryker disable next-line BlockStatement: the core closes this last, with the sync service; no run starts after it to be observed.
+  close(): void {
+    this.stopObserving();
+  }
+
+  state(profileId: string): OfflineState {
+    const profile = this.profiles.requireProfile(profileId);
+    const status = this.cache.status(profileId);
+    return {
+      profileId,
+      ...offlineOptionsOf(profile),
+      keepOfflineChosen: keepOfflineChosen(profile),
+      lastQuickRefreshAt: status.lastQuickRefreshAt,
+      lastFullSyncAt: status.lastFullSyncAt,
+      running: this.sync.runningFor(profileId),
+      waitingForPower: this.scheduler?.waitingForPower(profileId) ?? false,
+      lastError: this.scheduler?.lastError(profileId) ?? null,
+    };
+  }
+
+  set(input: ChannelParsedInput<'offline:set'>): OfflineState {
+    const { profileId, ...changes } = input;
+    this.profiles.setOfflineOptions(profileId, changes);
+    this.scheduler?.replan();
+    return this.emitState(profileId);
+  }
+
+  /** `cache:sync`: the run asked for; the app's first full sync turns "Keep available offline" on. */
+  async syncNow(input: ChannelParsedInput<'cache:sync'>): Promise<SyncSummary> {
+    const summary = await this.sync.run({ mode: input?.quick ? 'quick' : 'full' });
+    const profileId = this.connections.activeProfileId();
+    const profile = profileId ? this.profiles.get(profileId) : undefined;
+    if (!input?.turnOnKeepOffline || input.quick || !profile || keepOfflineChosen(profile)) return summary;
+    this.set({ profileId: profile.id, keepOffline: true });
+    return { ...summary, keepOfflineTurnedOn: true };
+  }
+
+  /** Emits the profile's state (nothing for a scope that is not a profile, e.g. the CLI's key). */
+  announce(profileId: string): OfflineState | null {
+    // Stryker disable next-line ConditionalExpression: without it state() throws not_found for a scope that is no profile, which the callers (a run's observer, the scheduler's onChange) swallow: no event either way.
+    if (!this.profiles.get(profileId)) return null;
+    return this.emitState(profileId);
+  }
+
+  private emitState(profileId: string): OfflineState {
+    const state = this.state(profileId);
+    this.events.emit('offline:changed', state);
+    return state;
+  }
+}
