@@ -56,7 +56,20 @@ export type ListPlan =
   /** Read every match found by the trigram index, sort them, then skip: cheap when they are few. */
   | { kind: 'trigram'; skip: number; take: number }
   /** Read every row of the filters' index range, sort them, then skip (no search). */
-  | { kind: 'filter-then-sort'; skip: number; take: number };
+  | { kind: 'filter-then-sort'; skip: number; take: number }
+  /**
+   * A large scope's deep page (see pageSeek.ts): the counted positions give the bucket of the
+   * order holding row `position` (counted from the start of the ascending order), the walk
+   * starts there and takes `take` rows.
+   */
+  | { kind: 'seek'; index: SortIndex; position: number; take: number }
+  /**
+   * A large scope's search in URL order (see countedQuery.ts): the matching urls' counts, in
+   * order, find the url holding the page's first row; only the page's rows are read.
+   */
+  | { kind: 'url-runs'; skip: number; take: number }
+  /** A large scope's search with few matches: their rows, found through their urls, sorted. */
+  | { kind: 'url-matches'; skip: number; take: number };
 
 /**
  * Rough costs, in rows read from the table: a step along an index is far cheaper than a row
@@ -78,7 +91,10 @@ export interface PlanInput {
   trigramSearch: boolean;
 }
 
-export function choosePlan({ q, total, rangeRows, filteredRows, trigramSearch }: PlanInput): ListPlan {
+/** The plans choosePlan picks from (the others are a large scope's: chooseCountedPlan). */
+export type IndexedPlan = Extract<ListPlan, { kind: 'empty' | 'walk' | 'trigram' | 'filter-then-sort' }>;
+
+export function choosePlan({ q, total, rangeRows, filteredRows, trigramSearch }: PlanInput): IndexedPlan {
   const offset = (q.page - 1) * q.per_page;
   if (offset >= total) return { kind: 'empty' };
   const { index } = walkIndexFor(q);
@@ -109,4 +125,37 @@ export function choosePlan({ q, total, rangeRows, filteredRows, trigramSearch }:
   if (rowWalkSafe && best === rowWalk) return { ...walk, search: 'row' };
   if (best === setWalk) return { ...walk, search: 'trigram-set' };
   return { kind: 'trigram', skip: offset, take: q.per_page };
+}
+
+/** Index steps a walk may take to its page before a large scope seeks it through the counted positions. */
+export const SEEK_FROM_STEPS = 20_000;
+/** A search's match found through its url and sorted: an index entry, a row read and its sort. */
+const URL_MATCH_COST = 2.5;
+
+/**
+ * The plan for a large scope (countedQuery.ts), where every total is counted rather than
+ * found. Without a search: choosePlan's, unless its walk would step over more than
+ * SEEK_FROM_STEPS index entries to reach the page; then a seek (without a project filter). With one: in URL order the
+ * matching urls' runs; otherwise a walk reading rows, or the matches collected through their
+ * urls when that reads fewer rows.
+ */
+export function chooseCountedPlan(
+  input: Omit<PlanInput, 'trigramSearch'>,
+  seekFromSteps = SEEK_FROM_STEPS,
+): ListPlan {
+  const { q, total, rangeRows, filteredRows } = input;
+  const plan = choosePlan({ ...input, trigramSearch: false });
+  if (plan.kind !== 'walk') return plan;
+  const offset = (q.page - 1) * q.per_page;
+  const needed = plan.skip + plan.take;
+  if (q.search === '') {
+    // The counted positions know results, not projects.
+    if (q.project !== '' || (needed * rangeRows) / total <= seekFromSteps) return plan;
+    // The page's first row counted from the start of the ascending order.
+    const ascending = q.sort === 'asc' ? offset : total - offset - plan.take;
+    return { kind: 'seek', index: plan.index, position: ascending, take: plan.take };
+  }
+  if (q.sort_by === 'url') return { kind: 'url-runs', skip: offset, take: q.per_page };
+  const rowWalk = (needed * rangeRows * INDEX_STEP_COST) / total + (needed * filteredRows) / total;
+  return rowWalk <= total * URL_MATCH_COST ? plan : { kind: 'url-matches', skip: offset, take: q.per_page };
 }

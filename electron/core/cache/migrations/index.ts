@@ -7,8 +7,9 @@ import { AppFailure, appError } from '../../../../shared/errors';
 import { V1_INITIAL } from './v1Initial';
 import { V2_SYNC_LEASES } from './v2SyncLeases';
 import { V3_LIST_PLANNER } from './v3ListPlanner';
+import { V5_LIST_COUNTS } from './v5ListCounts';
 
-export const MIGRATIONS: readonly string[] = [V1_INITIAL, V2_SYNC_LEASES, V3_LIST_PLANNER];
+export const MIGRATIONS: readonly string[] = [V1_INITIAL, V2_SYNC_LEASES, V3_LIST_PLANNER, V5_LIST_COUNTS];
 
 /**
  * Brings the schema up to date in one IMMEDIATE transaction, reading the version inside it:
