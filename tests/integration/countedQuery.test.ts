@@ -145,8 +145,9 @@ function countedList(db: Database.Database, seekFromSteps?: number): ListQuery {
   );
 }
 
-/** A plan's kind, with a walk's direction: 'walk reverse'. */
-const planName = (plan: ListPlan) => (plan.kind === 'walk' && plan.reverse ? 'walk reverse' : plan.kind);
+/** A plan's kind, with a walk's search check and direction: 'walk url-set reverse'. */
+const planName = (plan: ListPlan) =>
+  plan.kind === 'walk' ? `walk ${plan.search}${plan.reverse ? ' reverse' : ''}` : plan.kind;
 
 describe('the counted list query', () => {
   let dir: string;
@@ -336,8 +337,10 @@ describe('the counted list query', () => {
       'seek',
       'url-matches',
       'url-runs',
-      'walk',
-      'walk reverse',
+      'walk row',
+      'walk row reverse',
+      'walk url-set',
+      'walk url-set reverse',
     ]);
   });
 });

@@ -8,29 +8,50 @@
  */
 import type Database from 'better-sqlite3';
 import type { NormalizedListQuery } from '../../../shared/report';
-import { chooseCountedPlan, walkIndexFor, type ListPlan } from './listPlan';
+import { chooseCountedPlan, walkIndexFor, type ListPlan, type SortIndex } from './listPlan';
 import { countedRows, listFilters, readPageRows, RememberedSearches, type Statement } from './listSql';
 import { pagePieces } from './pageSeek';
 import type { ReportRow } from './records';
 
-/** One counted url of a search's matches (search_urls: a url, a project and a result). */
-interface UrlCount {
-  url: string;
+type Filters = Pick<NormalizedListQuery, 'project' | 'result'>;
+
+/** A search's rows of one (project, result) ('' for none). */
+interface FilterCount {
   project: string;
   result: string;
   n: number;
-  /** The scope holds this url with another lowercased form too (see migrations/v5ListCounts.ts). */
+  /** 1 when one of the urls is held with another lowercased form too (see the migration). */
   shared: number;
 }
 
-type Filters = Pick<NormalizedListQuery, 'project' | 'result'>;
+/**
+ * FROM and WHERE of the search_urls rows (as `u`) of the scope whose url contains the search
+ * and that pass the filters: found through the trigram index over them from 3 characters
+ * (exact, as in migrations/v3ListPlanner.ts), checked one by one below. `inUrlOrder` walks
+ * them in URL order (read as far as needed) instead of in the index's.
+ */
+function matchingUrls(search: string, q: Filters, inUrlOrder = false): string {
+  const trigrams = [...search].length >= 3;
+  const filters = [
+    ...(q.project !== '' ? ['u.project = @project'] : []),
+    ...(q.result !== null ? ['u.result = @result'] : []),
+  ];
+  if (trigrams && !inUrlOrder)
+    return `search_url_trigrams t CROSS JOIN search_urls u ON u.id = t.rowid
+      WHERE ${['t.search_url_trigrams MATCH @match', 'u.scope = @scope', ...filters].join(' AND ')}`;
+  const contains = trigrams
+    ? 'u.id IN (SELECT rowid FROM search_url_trigrams WHERE search_url_trigrams MATCH @match)'
+    : 'instr(u.url_lower, @search) > 0';
+  return `search_urls u ${inUrlOrder ? 'INDEXED BY sqlite_autoindex_search_urls_1' : ''}
+    WHERE ${['u.scope = @scope', contains, ...filters].join(' AND ')}`;
+}
 
-const passes = (count: Pick<UrlCount, 'project' | 'result'>, q: Filters) =>
-  (q.project === '' || count.project === q.project) && (q.result === null || count.result === q.result);
+/** The trigram index's phrase for a search: its lowercased text, quotes doubled. */
+const trigramPhrase = (search: string) => `"${search.toLowerCase().replace(/"/g, '""')}"`;
 
 export class CountedQuery {
-  /** Each search's counted urls in URL order, while the database is unchanged. */
-  private readonly matches: RememberedSearches<UrlCount[]>;
+  /** Each search's counts per (project, result), while the database is unchanged. */
+  private readonly matches: RememberedSearches<FilterCount[]>;
 
   constructor(
     db: Database.Database,
@@ -46,22 +67,17 @@ export class CountedQuery {
     scope: string,
     q: Filters & Pick<NormalizedListQuery, 'search'>,
   ): { project: string; result: string; n: number }[] {
-    const counts = new Map<string, { project: string; result: string; n: number }>();
-    for (const { project, result, n } of this.urlCounts(scope, q.search)) {
-      if (!passes({ project, result }, q)) continue;
-      const key = JSON.stringify([project, result]);
-      const sum = counts.get(key);
-      if (sum) sum.n += n;
-      else counts.set(key, { project, result, n });
-    }
-    return [...counts.values()];
+    return this.searchCounts(scope, q)
+      .filter(
+        (count) =>
+          (q.project === '' || count.project === q.project) &&
+          (q.result === null || count.result === q.result),
+      )
+      .map(({ project, result, n }) => ({ project, result, n }));
   }
 
   read(scope: string, q: NormalizedListQuery): { total: number; plan: ListPlan; rows: ReportRow[] } {
     const filtered = countedRows(this.statement, scope, q.project, q.result);
-    const matching =
-      q.search === '' ? null : this.urlCounts(scope, q.search).filter((count) => passes(count, q));
-    const total = matching ? matching.reduce((sum, count) => sum + count.n, 0) : filtered;
     const { leading } = walkIndexFor(q);
     const rangeRows = countedRows(
       this.statement,
@@ -69,33 +85,41 @@ export class CountedQuery {
       leading === 'project' ? q.project : '',
       leading === 'result' ? q.result : null,
     );
+    const counts = q.search === '' ? [] : this.resultCounts(scope, q);
+    const total = q.search === '' ? filtered : counts.reduce((sum, count) => sum + count.n, 0);
     const plan = chooseCountedPlan({ q, total, rangeRows, filteredRows: filtered }, this.seekFromSteps);
     const { whereSql, params } = listFilters(scope, q);
+    if (q.search !== '') params.match = trigramPhrase(q.search);
     const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
     const read = (source: string, walked: 'ASC' | 'DESC', take: number, skip: number) => ({
       total,
       plan,
       rows: readPageRows(this.statement, { q, source, walked, params, take, skip }),
     });
-    /** Rows of these urls passing the filters, checked against the search only if some url is shared. */
-    const ofUrls = (urls: UrlCount[]) => {
-      params.urls = JSON.stringify([...new Set(urls.map((count) => count.url))]);
-      const { whereSql: filters } = listFilters(
-        scope,
-        urls.some((count) => count.shared) ? q : { ...q, search: '' },
-      );
-      return `reports INDEXED BY reports_by_url WHERE ${filters} AND url IN (SELECT value FROM json_each(@urls))`;
+    /**
+     * The rows of the urls `urls` (SQL) selects that pass the filters, found in the URL index
+     * (or, walking another index, as the set of their rowids); checked against the search
+     * when a url is shared.
+     */
+    const ofUrls = (urls: string, walked?: SortIndex) => {
+      const shared = this.searchCounts(scope, q).some((count) => count.shared);
+      const { whereSql: filters } = listFilters(scope, shared ? q : { ...q, search: '' });
+      return walked === undefined
+        ? `reports INDEXED BY reports_by_url WHERE ${filters} AND url IN (${urls})`
+        : `reports INDEXED BY ${walked} WHERE ${filters} AND rowid IN (
+             SELECT rowid FROM reports INDEXED BY reports_by_url WHERE scope = @scope AND url IN (${urls}))`;
     };
 
     switch (plan.kind) {
       case 'empty':
         return { total, plan, rows: [] };
       case 'url-runs': {
-        const start = pageRuns(matching ?? [], q.sort === 'asc' ? 1 : -1, plan.skip, plan.take);
-        return read(ofUrls(start.urls), listed, plan.take, start.skip);
+        const start = pageRuns(this.urlRuns(q, params), plan.skip, plan.take);
+        params.urls = JSON.stringify(start.urls);
+        return read(ofUrls('SELECT value FROM json_each(@urls)'), listed, plan.take, start.skip);
       }
       case 'url-matches':
-        return read(ofUrls(matching ?? []), listed, plan.take, plan.skip);
+        return read(ofUrls(`SELECT u.url FROM ${matchingUrls(q.search, q)}`), listed, plan.take, plan.skip);
       case 'seek': {
         // In the list's order: the pieces (runs of results) ascending, or the other way round.
         const pieces = pagePieces(this.statement, scope, q, plan.position, plan.take).map((piece) =>
@@ -112,7 +136,11 @@ export class CountedQuery {
       }
       case 'walk': {
         const walked = plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
-        return read(`reports INDEXED BY ${plan.index} WHERE ${whereSql}`, walked, plan.take, plan.skip);
+        const source =
+          plan.search === 'url-set'
+            ? ofUrls(`SELECT u.url FROM ${matchingUrls(q.search, q)}`, plan.index)
+            : `reports INDEXED BY ${plan.index} WHERE ${whereSql}`;
+        return read(source, walked, plan.take, plan.skip);
       }
       default:
         return read(`reports WHERE ${whereSql}`, listed, plan.take, plan.skip);
@@ -120,62 +148,54 @@ export class CountedQuery {
   }
 
   /**
-   * A search's counted urls of the scope, in URL order: found in the trigram index over them
-   * (exact for 3 characters and more, as in migrations/v3ListPlanner.ts), or, shorter,
-   * checked one by one; remembered while nothing changes.
+   * A search's rows per (project, result) of the scope, summed over its urls' counts and
+   * remembered while nothing changes (the filters of a list only pick among them).
    */
-  private urlCounts(scope: string, search: string): UrlCount[] {
-    const text = search.toLowerCase();
-    return this.matches.get([scope, text], () =>
-      [...text].length >= 3
-        ? (this.statement(
-            `SELECT u.url, u.project, u.result, u.n, u.shared
-             FROM search_url_trigrams t JOIN search_urls u ON u.id = t.rowid
-             WHERE t.search_url_trigrams MATCH @match AND u.scope = @scope ORDER BY u.url`,
-          ).all({ scope, match: `"${text.replace(/"/g, '""')}"` }) as UrlCount[])
-        : (this.statement(
-            `SELECT url, project, result, n, shared FROM search_urls
-             WHERE scope = @scope AND instr(url_lower, @search) > 0 ORDER BY url`,
-          ).all({ scope, search: text }) as UrlCount[]),
+  private searchCounts(scope: string, q: Pick<NormalizedListQuery, 'search'>): FilterCount[] {
+    const search = q.search.toLowerCase();
+    return this.matches.get(
+      [scope, search],
+      () =>
+        this.statement(
+          `SELECT u.project AS project, u.result AS result, sum(u.n) AS n, max(u.shared) AS shared
+         FROM ${matchingUrls(search, { project: '', result: null })}
+         GROUP BY u.project, u.result`,
+        ).all({ scope, search, match: trigramPhrase(search) }) as FilterCount[],
     );
+  }
+
+  /** The matching urls' rows (with the filters) in the list's URL order, read as far as asked. */
+  private urlRuns(
+    q: NormalizedListQuery,
+    params: Record<string, unknown>,
+  ): Iterable<{ url: string; n: number }> {
+    return this.statement(
+      `SELECT u.url AS url, sum(u.n) AS n FROM ${matchingUrls(q.search, q, true)}
+       GROUP BY u.url ORDER BY u.url ${q.sort === 'asc' ? 'ASC' : 'DESC'}`,
+    ).iterate(params) as Iterable<{ url: string; n: number }>;
   }
 }
 
 /**
  * The urls a page in URL order spans and the rows of the first one before the page, from the
- * counts of the matching urls (in URL order; `direction` -1 reads them from the end).
+ * matching urls' rows in the list's order; stops reading them at the page's end.
  */
 export function pageRuns(
-  counts: readonly UrlCount[],
-  direction: 1 | -1,
+  runs: Iterable<{ url: string; n: number }>,
   offset: number,
   take: number,
-): { urls: UrlCount[]; skip: number } {
-  const ordered = direction === 1 ? counts : [...counts].reverse();
+): { urls: string[]; skip: number } {
   let before = 0;
-  let index = 0;
-  // A url's counts (one per project and result) sit together in URL order.
-  const runEnd = (from: number) => {
-    let end = from;
-    while (end < ordered.length && ordered[end].url === ordered[from].url) end++;
-    return end;
-  };
-  const runRows = (from: number, to: number) =>
-    ordered.slice(from, to).reduce((sum, count) => sum + count.n, 0);
-  for (
-    let end = runEnd(index);
-    index < ordered.length && before + runRows(index, end) <= offset;
-    end = runEnd(index)
-  ) {
-    before += runRows(index, end);
-    index = end;
-  }
-  const urls: UrlCount[] = [];
-  for (let rows = before; index < ordered.length && rows < offset + take;) {
-    const end = runEnd(index);
-    urls.push(...ordered.slice(index, end));
-    rows += runRows(index, end);
-    index = end;
+  let rows = 0;
+  const urls: string[] = [];
+  for (const run of runs) {
+    if (urls.length === 0 && before + run.n <= offset) {
+      before += run.n;
+      continue;
+    }
+    urls.push(run.url);
+    rows += run.n;
+    if (before + rows >= offset + take) break;
   }
   return { urls, skip: offset - before };
 }

@@ -43,7 +43,8 @@ export type ListPlan =
    * stop after `skip + take` matches; no sort step. Project and result are checked in the
    * index itself; a search either reads each visited row's url (`search: 'row'`) or asks the
    * trigram index's set of matches (`search: 'trigram-set'`, no row read, one pass over the
-   * matches first).
+   * matches first), or in a large scope the set of the rows of its urls (`search: 'url-set'`,
+   * found in the URL index, no row read).
    */
   | {
       kind: 'walk';
@@ -51,7 +52,7 @@ export type ListPlan =
       reverse: boolean;
       skip: number;
       take: number;
-      search: 'row' | 'trigram-set';
+      search: 'row' | 'trigram-set' | 'url-set';
     }
   /** Read every match found by the trigram index, sort them, then skip: cheap when they are few. */
   | { kind: 'trigram'; skip: number; take: number }
@@ -129,15 +130,18 @@ export function choosePlan({ q, total, rangeRows, filteredRows, trigramSearch }:
 
 /** Index steps a walk may take to its page before a large scope seeks it through the counted positions. */
 export const SEEK_FROM_STEPS = 20_000;
-/** A search's match found through its url and sorted: an index entry, a row read and its sort. */
-const URL_MATCH_COST = 2.5;
+/** A search's match found in the URL index, into a set a walk asks (no row read). */
+const URL_SET_COST = 0.3;
+/** A search's match found in the URL index and sorted there; by date, its row read too. */
+const URL_MATCH_COST = { indexed: 0.5, generated_at: 2.5 };
 
 /**
  * The plan for a large scope (countedQuery.ts), where every total is counted rather than
  * found. Without a search: choosePlan's, unless its walk would step over more than
- * SEEK_FROM_STEPS index entries to reach the page; then a seek (without a project filter). With one: in URL order the
- * matching urls' runs; otherwise a walk reading rows, or the matches collected through their
- * urls when that reads fewer rows.
+ * SEEK_FROM_STEPS index entries to reach the page; then a seek (without a project filter:
+ * the positions know results, not projects). With one: in URL order the matching urls' runs;
+ * otherwise the cheapest of a walk reading rows, a walk asking the set of the matching urls'
+ * rows, and those rows collected and sorted.
  */
 export function chooseCountedPlan(
   input: Omit<PlanInput, 'trigramSearch'>,
@@ -148,14 +152,19 @@ export function chooseCountedPlan(
   if (plan.kind !== 'walk') return plan;
   const offset = (q.page - 1) * q.per_page;
   const needed = plan.skip + plan.take;
+  const steps = (needed * rangeRows) / total;
   if (q.search === '') {
-    // The counted positions know results, not projects.
-    if (q.project !== '' || (needed * rangeRows) / total <= seekFromSteps) return plan;
+    if (q.project !== '' || steps <= seekFromSteps) return plan;
     // The page's first row counted from the start of the ascending order.
     const ascending = q.sort === 'asc' ? offset : total - offset - plan.take;
     return { kind: 'seek', index: plan.index, position: ascending, take: plan.take };
   }
   if (q.sort_by === 'url') return { kind: 'url-runs', skip: offset, take: q.per_page };
-  const rowWalk = (needed * rangeRows * INDEX_STEP_COST) / total + (needed * filteredRows) / total;
-  return rowWalk <= total * URL_MATCH_COST ? plan : { kind: 'url-matches', skip: offset, take: q.per_page };
+  const rowWalk = steps * INDEX_STEP_COST + (needed * filteredRows) / total;
+  const setWalk = steps * INDEX_STEP_COST + total * URL_SET_COST;
+  const collect = total * URL_MATCH_COST[q.sort_by === 'generated_at' ? 'generated_at' : 'indexed'];
+  const best = Math.min(rowWalk, setWalk, collect);
+  if (best === rowWalk) return plan;
+  if (best === setWalk) return { ...plan, search: 'url-set' };
+  return { kind: 'url-matches', skip: offset, take: q.per_page };
 }
