@@ -4,8 +4,7 @@
  * median, p95 and max on it, and the resident memory of a core walking it offline in a child
  * process (every 10th page of the 10,000, and the last: the figure is the same, a tenth of the
  * wait). The in-memory baseline is left out at this size (it would hold a million records in
- * this process); offline-query and the test suite prove the answers equal it. Each query is
- * also read as before issue 22 (indexed_road_*_1m), and the two answers must agree.
+ * this process); offline-query and the test suite prove the answers equal it.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { loadScopeSalt, saltedScope } from '../../electron/core/cache/scopeSalt'
 import { freeLoopbackPort } from '../helpers/network';
 import { emit, info, median, note, percentile, round, tempDir } from './common';
 import { BENCH_KEY, walkInChild } from './memory';
-import { emitIndexedRoad, fillCache, indexedRoad, queryMix } from './offlineQuery';
+import { fillCache, queryMix } from './offlineQuery';
 
 const BENCH = 'million';
 const REPORTS = 1_000_000;
@@ -41,34 +40,14 @@ export async function runMillion(): Promise<void> {
 
       const queries = queryMix(REPORTS);
       const times: number[] = [];
-      const indexedTimes: number[] = [];
       const slowest: { ms: number; q: (typeof queries)[number] }[] = [];
-      const indexed = indexedRoad(file);
-      try {
-        for (const [i, q] of queries.entries()) {
-          const timed = (query: typeof indexed.query) => {
-            const start = performance.now();
-            const { page } = query(scope, q);
-            return { ms: performance.now() - start, page };
-          };
-          // Taking turns to go first; the two answers must agree.
-          const counted = () => timed((s, query) => cache.query(s, query));
-          const before = () => timed(indexed.query);
-          const first = i % 2 === 1 ? before() : null;
-          const a = counted();
-          const indexedAnswer = first ?? before();
-          if (a.page.reports.length > q.per_page) throw new Error(`A page of ${a.page.reports.length} rows.`);
-          if (
-            a.page.total !== indexedAnswer.page.total ||
-            a.page.reports.map((r) => r.id).join() !== indexedAnswer.page.reports.map((r) => r.id).join()
-          )
-            throw new Error(`The counted and the indexed roads disagree on ${JSON.stringify(q)}.`);
-          times.push(a.ms);
-          indexedTimes.push(indexedAnswer.ms);
-          slowest.push({ ms: a.ms, q });
-        }
-      } finally {
-        indexed.close();
+      for (const q of queries) {
+        const start = performance.now();
+        const { page } = cache.query(scope, q);
+        const ms = performance.now() - start;
+        if (page.reports.length > q.per_page) throw new Error(`A page of ${page.reports.length} rows.`);
+        times.push(ms);
+        slowest.push({ ms, q });
       }
       for (const { ms, q } of slowest.sort((x, y) => y.ms - x.ms).slice(0, 3)) {
         const { search, project, result, sort_by, sort, per_page, page } = q;
@@ -96,7 +75,6 @@ export async function runMillion(): Promise<void> {
         met: p95 <= 20,
       });
       info(BENCH, 'sqlite_max_1m', round(Math.max(...times), 3), 'ms');
-      emitIndexedRoad(BENCH, '_1m', indexedTimes);
     } finally {
       cache.close();
     }

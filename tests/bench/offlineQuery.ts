@@ -1,15 +1,12 @@
 /**
  * offline-query: 100,000 cached reports in a temp SQLite file, a mixed set of list queries
  * (url search, result and project filters, every sort_by and direction, shallow and deep
- * pages), timed against a plain in-memory filter-sort-slice of the same records and against
- * the same file read as before issue 22 (the indexed road: indexed_road_*). The three are
- * interleaved query by query (taking turns to go first) so machine noise hits them alike, and
- * every answer is compared, so a fast wrong answer cannot pass.
+ * pages), timed against a plain in-memory filter-sort-slice of the same records. The two are
+ * interleaved query by query (alternating which goes first) so machine noise hits both alike,
+ * and every answer is compared, so a fast wrong answer cannot pass.
  */
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ListQuery } from '../../electron/core/cache/listQuery';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import { DEMO_PROJECTS } from '../../electron/demo-service/seed';
 import { mulberry32, pick } from '../../electron/demo-service/random';
@@ -20,7 +17,6 @@ import {
   SORT_VALUES,
   type NormalizedListQuery,
   type Report,
-  type ReportPage,
 } from '../../shared/model';
 import { emit, info, median, note, percentile, realisticReportChunks, round, tempDir } from './common';
 
@@ -84,33 +80,6 @@ export function queryMix(reportCount = OFFLINE_REPORT_COUNT): NormalizedListQuer
   return queries;
 }
 
-/**
- * The same cache file read the way every scope was before issue 22 (the trigram index and
- * listPlan.ts's choosePlan; the counted road off), over its own connection: the "before" of
- * the counted road, timed in the same run.
- */
-export function indexedRoad(file: string): { query: ListQuery['query']; close(): void } {
-  const db = new Database(file, { readonly: true });
-  const statements = new Map<string, Database.Statement>();
-  const list = new ListQuery(
-    db,
-    (sql) => {
-      let statement = statements.get(sql);
-      if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-      return statement;
-    },
-    { countedFromRows: Infinity },
-  );
-  return { query: (scope, q) => list.query(scope, q), close: () => db.close() };
-}
-
-/** Median, p95 and max of the indexed road (informational: the figures before issue 22). */
-export function emitIndexedRoad(bench: string, suffix: string, ms: readonly number[]): void {
-  info(bench, `indexed_road_median${suffix}`, round(median(ms), 3), 'ms');
-  info(bench, `indexed_road_p95${suffix}`, round(percentile(ms, 95), 3), 'ms');
-  info(bench, `indexed_road_max${suffix}`, round(Math.max(...ms), 3), 'ms');
-}
-
 interface MemoryRecord {
   report: Report;
   idNumber: number;
@@ -159,46 +128,32 @@ export async function runOfflineQuery(): Promise<void> {
 
     const queries = queryMix();
     const sqliteMs: number[] = [];
-    const indexedMs: number[] = [];
     const memoryMs: number[] = [];
     const slowest: { ms: number; q: NormalizedListQuery }[] = [];
-    const indexed = indexedRoad(cache.file);
-    try {
-      for (let i = 0; i < WARM_UP + queries.length; i++) {
-        const q = queries[i % queries.length];
-        const timed = (query: (scope: string, q: NormalizedListQuery) => { page: ReportPage }) => () => {
-          const start = performance.now();
-          const { page } = query(SCOPE, q);
-          return { ms: performance.now() - start, ids: page.reports.map((r) => r.id), total: page.total };
-        };
-        const variants = [
-          timed((scope, query) => cache.query(scope, query)),
-          timed(indexed.query),
-          () => {
-            const start = performance.now();
-            const answer = memoryQuery(records, q);
-            return { ms: performance.now() - start, ...answer };
-          },
-        ];
-        // Each variant goes first in turn, so machine noise hits all three alike.
-        const answers: ReturnType<(typeof variants)[number]>[] = [];
-        for (let k = 0; k < variants.length; k++) {
-          const v = (i + k) % variants.length;
-          answers[v] = variants[v]();
-        }
-        const [fromSqlite, fromIndexed, fromMemory] = answers;
-        for (const other of [fromIndexed, fromMemory])
-          if (fromSqlite.total !== other.total || fromSqlite.ids.join() !== other.ids.join())
-            throw new Error(`The cache and the in-memory baseline disagree on ${JSON.stringify(q)}.`);
-        if (i >= WARM_UP) {
-          sqliteMs.push(fromSqlite.ms);
-          indexedMs.push(fromIndexed.ms);
-          memoryMs.push(fromMemory.ms);
-          slowest.push({ ms: fromSqlite.ms, q });
-        }
+    for (let i = 0; i < WARM_UP + queries.length; i++) {
+      const q = queries[i % queries.length];
+      const timeSqlite = () => {
+        const start = performance.now();
+        const { page } = cache.query(SCOPE, q);
+        return { ms: performance.now() - start, ids: page.reports.map((r) => r.id), total: page.total };
+      };
+      const timeMemory = () => {
+        const start = performance.now();
+        const answer = memoryQuery(records, q);
+        return { ms: performance.now() - start, ...answer };
+      };
+      const sqliteFirst = i % 2 === 0;
+      const a = sqliteFirst ? timeSqlite() : timeMemory();
+      const b = sqliteFirst ? timeMemory() : timeSqlite();
+      const [fromSqlite, fromMemory] = sqliteFirst ? [a, b] : [b, a];
+      if (fromSqlite.total !== fromMemory.total || fromSqlite.ids.join() !== fromMemory.ids.join()) {
+        throw new Error(`The cache and the in-memory baseline disagree on ${JSON.stringify(q)}.`);
       }
-    } finally {
-      indexed.close();
+      if (i >= WARM_UP) {
+        sqliteMs.push(fromSqlite.ms);
+        memoryMs.push(fromMemory.ms);
+        slowest.push({ ms: fromSqlite.ms, q });
+      }
     }
     note(BENCH, `${queries.length} queries, every answer identical between the cache and the baseline`);
     // The tail is where a missing index shows: name the slowest queries so they can be fixed.
@@ -237,7 +192,6 @@ export async function runOfflineQuery(): Promise<void> {
       goal: '<= 20 ms',
       met: max <= 20,
     });
-    emitIndexedRoad(BENCH, '', indexedMs);
     const memoryMedian = median(memoryMs);
     info(BENCH, 'in_memory_median', round(memoryMedian, 3), 'ms');
     info(BENCH, 'in_memory_p95', round(percentile(memoryMs, 95), 3), 'ms');

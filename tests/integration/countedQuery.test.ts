@@ -14,8 +14,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListPlan } from '../../electron/core/cache/listPlan';
 import { ListQuery } from '../../electron/core/cache/listQuery';
-import { ReportCache } from '../../electron/core/cache/reportCache';
+import { MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
 import { mulberry32, pick, type Random } from '../../electron/demo-service/random';
+import { generateReports } from '../../electron/demo-service/seed';
 import {
   normalizeListQuery,
   PER_PAGE_VALUES,
@@ -131,8 +132,8 @@ function randomQuery(random: Random, rows: readonly StoredRow[]): NormalizedList
   };
 }
 
-/** A ListQuery over its own connection, on the counted road from the first row. */
-function countedList(db: Database.Database, seekFromSteps?: number): ListQuery {
+/** A ListQuery over its own connection. */
+function listOver(db: Database.Database, seekFromSteps?: number): ListQuery {
   const statements = new Map<string, Database.Statement>();
   return new ListQuery(
     db,
@@ -141,9 +142,13 @@ function countedList(db: Database.Database, seekFromSteps?: number): ListQuery {
       if (!statement) statements.set(sql, (statement = db.prepare(sql)));
       return statement;
     },
-    { countedFromRows: 0, seekFromSteps },
+    { seekFromSteps },
   );
 }
+
+/** Counts the scope from now on, as it would be from 20,000 reports (the counted road on small data). */
+const countScope = (db: Database.Database, scope: string) =>
+  db.prepare('INSERT OR IGNORE INTO counted_scopes (scope) VALUES (?)').run(scope);
 
 /** A plan's kind, with a walk's search check and direction: 'walk url-set reverse'. */
 const planName = (plan: ListPlan) =>
@@ -236,19 +241,22 @@ describe('the counted list query', () => {
     dir = mkdtempSync(join(tmpdir(), 'report-desk-counted-'));
     cache = ReportCache.open(join(dir, 'cache.sqlite'));
     db = new Database(cache.file);
-    seeking = countedList(db, 0);
-    walking = countedList(db);
+    seeking = listOver(db, 0);
+    walking = listOver(db);
     const urls: string[] = [];
     const main = Array.from({ length: 2_500 }, (_, i) => randomReport(random, randomId(random, i + 1), urls));
     for (const report of main.slice(0, 200)) urls.push(String(report.url));
     // A project of a few: its rows are sorted rather than walked to.
-    for (const report of main.slice(0, 2_500).filter((_, i) => i % 500 === 7)) report.project = 'rare';
-    put('main', main);
+    for (const report of main.filter((_, i) => i % 500 === 7)) report.project = 'rare';
     // Another scope sharing urls and ids: never part of the first one's answers.
-    put(
-      'other',
-      main.slice(0, 400).map((report) => ({ ...report, project: 'other' })),
-    );
+    const other = main.slice(0, 400).map((report) => ({ ...report, project: 'other' }));
+    // Half of the rows are written before the scopes are counted (joining fills their counts
+    // from the rows), half after (the triggers count them).
+    put('main', main.slice(0, 1_250));
+    put('other', other.slice(0, 200));
+    for (const scope of ['main', 'other', 'odd']) countScope(db, scope);
+    put('main', main.slice(1_250));
+    put('other', other.slice(200));
   });
   afterAll(() => {
     db.close();
@@ -342,5 +350,141 @@ describe('the counted list query', () => {
       'walk url-set',
       'walk url-set reverse',
     ]);
+  });
+});
+
+describe('a scope that reaches 20,000 reports', () => {
+  const generated = (count: number, firstId: number, seed: number): Report[] =>
+    generateReports({
+      seed,
+      count,
+      firstId,
+      anchor: new Date('2025-06-01T00:00:00.000Z'),
+      passwordHash: '',
+    }).map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id) }));
+  const queries = (rows: readonly StoredRow[], seed: number) => {
+    const random = mulberry32(seed);
+    return Array.from({ length: 120 }, () => randomQuery(random, rows));
+  };
+  const counted = (db: Database.Database) =>
+    (db.prepare('SELECT scope FROM counted_scopes ORDER BY scope').pluck().all() as string[]).join();
+  const trigramHits = (db: Database.Database, text: string) =>
+    (
+      db
+        .prepare('SELECT count(*) AS n FROM report_search WHERE report_search MATCH ?')
+        .get(`url : "${text}"`) as {
+        n: number;
+      }
+    ).n;
+
+  it('is counted from then on, answering as before, while a smaller scope keeps the trigram index', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-desk-crossing-'));
+    const cache = ReportCache.open(join(dir, 'cache.sqlite'));
+    const db = new Database(cache.file);
+    try {
+      const small = generated(600, 1, 41);
+      const big = generated(19_999, 1, 42);
+      cache.putReports('small', small, FETCHED_AT);
+      for (let i = 0; i < big.length; i += 5_000)
+        cache.putReports('big', big.slice(i, i + 5_000), FETCHED_AT);
+      expect(counted(db)).toBe('');
+      // The 20,000th report, and more after it, each on a url only it has.
+      const after = Array.from({ length: 20 }, (_, i) => ({
+        id: String(30_000 + i),
+        url: `https://After-Crossing-${i}.example/`,
+        result: 'good' as const,
+      }));
+      cache.putReports('big', after, FETCHED_AT);
+      expect(counted(db)).toBe('big');
+      // The rows after the one that made it join (the counts of 20,000 may or may not hold
+      // that one yet: the triggers' order is SQLite's) are no longer in the trigram index.
+      const indexed = after.map((_, i) => trigramHits(db, `after-crossing-${i}.`));
+      expect(indexed.slice(2)).toEqual(after.slice(2).map(() => 0));
+      expect(trigramHits(db, 'after-crossing')).toBeLessThanOrEqual(2);
+      expect(cache.query('big', { ...normalizeListQuery(), search: 'after-crossing' }).page.total).toBe(20);
+      const bigRows = [...big, ...after].map(storedRow);
+      const smallRows = small.map(storedRow);
+      for (const q of queries(bigRows, 43)) {
+        const { page, plan } = cache.query('big', q);
+        expect({ q, plan: plan.kind, ids: page.reports.map((r) => r.id), total: page.total }).toEqual({
+          q,
+          plan: plan.kind,
+          ...expectedPage(bigRows, q),
+        });
+      }
+      // The smaller scope is still read with the trigram index (choosePlan's plans only).
+      for (const q of queries(smallRows, 44)) {
+        const { page, plan } = cache.query('small', q);
+        expect(['empty', 'walk', 'trigram', 'filter-then-sort']).toContain(plan.kind);
+        expect({ q, ids: page.reports.map((r) => r.id), total: page.total }).toEqual({
+          q,
+          ...expectedPage(smallRows, q),
+        });
+      }
+    } finally {
+      db.close();
+      cache.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is counted when a cache written before the counts is opened', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-desk-counted-migration-'));
+    const file = join(dir, 'cache.sqlite');
+    try {
+      // A file as schema version 3 left it: a scope of 20,000 reports and a smaller one.
+      const old = new Database(file);
+      MIGRATIONS.slice(0, 3).forEach((sql) => old.exec(sql));
+      old.pragma('user_version = 3');
+      const insert = old.prepare(
+        `INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at, fetched_at, record)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}')`,
+      );
+      const rows: Record<string, StoredRow[]> = {
+        big: generated(20_000, 1, 45).map(storedRow),
+        small: generated(500, 1, 46).map(storedRow),
+      };
+      old.transaction(() => {
+        for (const [scope, stored] of Object.entries(rows))
+          for (const r of stored)
+            insert.run(
+              scope,
+              r.id,
+              r.idSort,
+              r.url,
+              r.urlLower,
+              r.result,
+              r.project,
+              r.generatedAt,
+              FETCHED_AT,
+            );
+      })();
+      old.close();
+
+      const cache = ReportCache.open(file);
+      const db = new Database(file);
+      try {
+        expect(counted(db)).toBe('big');
+        const kept = db.prepare(`SELECT scope, sum(n) AS n FROM search_urls GROUP BY scope`).all() as {
+          scope: string;
+          n: number;
+        }[];
+        expect(kept).toEqual([{ scope: 'big', n: 20_000 }]);
+        for (const [scope, stored] of Object.entries(rows))
+          for (const q of queries(stored, 47)) {
+            const { page } = cache.query(scope, q);
+            expect({ scope, q, ids: page.reports.map((r) => r.id), total: page.total }).toEqual({
+              scope,
+              q,
+              ...expectedPage(stored, q),
+            });
+          }
+      } finally {
+        db.close();
+        cache.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -26,8 +26,8 @@ interface FilterCount {
 
 /**
  * FROM and WHERE of the search_urls rows (as `u`) of the scope whose url contains the search
- * and that pass the filters: found through the trigram index over them from 3 characters
- * (exact, as in migrations/v3ListPlanner.ts), checked one by one below. `inUrlOrder` walks
+ * (if any) and that pass the filters: found through the trigram index over them from 3
+ * characters (exact, as in migrations/v3ListPlanner.ts), checked one by one below. `inUrlOrder` walks
  * them in URL order (read as far as needed) instead of in the index's.
  */
 function matchingUrls(search: string, q: Filters, inUrlOrder = false): string {
@@ -39,11 +39,16 @@ function matchingUrls(search: string, q: Filters, inUrlOrder = false): string {
   if (trigrams && !inUrlOrder)
     return `search_url_trigrams t CROSS JOIN search_urls u ON u.id = t.rowid
       WHERE ${['t.search_url_trigrams MATCH @match', 'u.scope = @scope', ...filters].join(' AND ')}`;
-  const contains = trigrams
-    ? 'u.id IN (SELECT rowid FROM search_url_trigrams WHERE search_url_trigrams MATCH @match)'
-    : 'instr(u.url_lower, @search) > 0';
+  const contains =
+    search === ''
+      ? []
+      : [
+          trigrams
+            ? 'u.id IN (SELECT rowid FROM search_url_trigrams WHERE search_url_trigrams MATCH @match)'
+            : 'instr(u.url_lower, @search) > 0',
+        ];
   return `search_urls u ${inUrlOrder ? 'INDEXED BY sqlite_autoindex_search_urls_1' : ''}
-    WHERE ${['u.scope = @scope', contains, ...filters].join(' AND ')}`;
+    WHERE ${['u.scope = @scope', ...contains, ...filters].join(' AND ')}`;
 }
 
 /** The trigram index's phrase for a search: its lowercased text, quotes doubled. */
@@ -102,7 +107,7 @@ export class CountedQuery {
      * when a url is shared.
      */
     const ofUrls = (urls: string, walked?: SortIndex) => {
-      const shared = this.searchCounts(scope, q).some((count) => count.shared);
+      const shared = q.search !== '' && this.searchCounts(scope, q).some((count) => count.shared);
       const { whereSql: filters } = listFilters(scope, shared ? q : { ...q, search: '' });
       return walked === undefined
         ? `reports INDEXED BY reports_by_url WHERE ${filters} AND url IN (${urls})`

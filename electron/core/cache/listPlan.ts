@@ -65,8 +65,8 @@ export type ListPlan =
    */
   | { kind: 'seek'; index: SortIndex; position: number; take: number }
   /**
-   * A large scope's search in URL order (see countedQuery.ts): the matching urls' counts, in
-   * order, find the url holding the page's first row; only the page's rows are read.
+   * A large scope's search or filter in URL order (see countedQuery.ts): the matching urls'
+   * counts, in order, find the url holding the page's first row; only the page's rows are read.
    */
   | { kind: 'url-runs'; skip: number; take: number }
   /** A large scope's search with few matches: their rows, found through their urls, sorted. */
@@ -131,7 +131,7 @@ export function choosePlan({ q, total, rangeRows, filteredRows, trigramSearch }:
 /** Index steps a walk may take to its page before a large scope seeks it through the counted positions. */
 export const SEEK_FROM_STEPS = 20_000;
 /** A search's match found in the URL index, into a set a walk asks (no row read). */
-const URL_SET_COST = 0.3;
+const URL_SET_COST = 0.15;
 /** A search's match found in the URL index and sorted there; by date, its row read too. */
 const URL_MATCH_COST = { indexed: 0.5, generated_at: 2.5 };
 
@@ -139,9 +139,9 @@ const URL_MATCH_COST = { indexed: 0.5, generated_at: 2.5 };
  * The plan for a large scope (countedQuery.ts), where every total is counted rather than
  * found. Without a search: choosePlan's, unless its walk would step over more than
  * SEEK_FROM_STEPS index entries to reach the page; then a seek (without a project filter:
- * the positions know results, not projects). With one: in URL order the matching urls' runs;
- * otherwise the cheapest of a walk reading rows, a walk asking the set of the matching urls'
- * rows, and those rows collected and sorted.
+ * the positions know results, not projects). In URL order with a search or a filter, the
+ * runs of the matching urls. With a search otherwise, the cheapest of a walk reading rows, a
+ * walk asking the set of the matching urls' rows, and those rows collected and sorted.
  */
 export function chooseCountedPlan(
   input: Omit<PlanInput, 'trigramSearch'>,
@@ -153,13 +153,16 @@ export function chooseCountedPlan(
   const offset = (q.page - 1) * q.per_page;
   const needed = plan.skip + plan.take;
   const steps = (needed * rangeRows) / total;
+  // In URL order a site's rows sit together, and a filter (or a search) is often a site: a
+  // walk may cross a long run of other sites' rows. The runs of its urls skip those.
+  if (q.sort_by === 'url' && (q.search !== '' || q.project !== '' || q.result !== null))
+    return { kind: 'url-runs', skip: offset, take: q.per_page };
   if (q.search === '') {
     if (q.project !== '' || steps <= seekFromSteps) return plan;
     // The page's first row counted from the start of the ascending order.
     const ascending = q.sort === 'asc' ? offset : total - offset - plan.take;
     return { kind: 'seek', index: plan.index, position: ascending, take: plan.take };
   }
-  if (q.sort_by === 'url') return { kind: 'url-runs', skip: offset, take: q.per_page };
   const rowWalk = steps * INDEX_STEP_COST + (needed * filteredRows) / total;
   const setWalk = steps * INDEX_STEP_COST + total * URL_SET_COST;
   const collect = total * URL_MATCH_COST[q.sort_by === 'generated_at' ? 'generated_at' : 'indexed'];

@@ -1,8 +1,8 @@
 /**
  * The list query and its planner glue: the totals (trigger-kept counts, or the trigram index
  * for a search), the remembered search matches, and the page read the way listPlan.ts
- * chooses. A large scope takes the counted road instead (countedQuery.ts). Used by
- * ReportCache, which owns the connection and its prepared statements.
+ * chooses. A large scope's list is counted instead (countedQuery.ts). Used by ReportCache,
+ * which owns the connection and its prepared statements.
  */
 import type Database from 'better-sqlite3';
 import type { NormalizedListQuery, ReportPage } from '../../../shared/report';
@@ -17,12 +17,6 @@ import {
   type Statement,
 } from './listSql';
 import { parseRecord, type ReportRow } from './records';
-
-/**
- * Rows in a scope from which its list is counted rather than found (countedQuery.ts): below
- * it the trigram index counts any search within about a millisecond.
- */
-export const COUNTED_FROM_ROWS = 20_000;
 
 export interface CacheQueryResult {
   page: ReportPage;
@@ -44,23 +38,29 @@ export class ListQuery {
   /** Search matches in the database as it is (see RememberedSearches). */
   private readonly matches: RememberedSearches<SearchMatches>;
   private readonly counted: CountedQuery;
-  private readonly countedFrom: number;
 
   constructor(
     db: Database.Database,
     /** The cache's prepared statement for this SQL (the cache writes pending pages first). */
     private readonly statement: Statement,
-    /** Where the counted road starts (COUNTED_FROM_ROWS) and seeks (listPlan.ts); tests lower them. */
-    options: { countedFromRows?: number; seekFromSteps?: number } = {},
+    /** Index steps before a large scope's page is sought (listPlan.ts › SEEK_FROM_STEPS); tests lower it. */
+    options: { seekFromSteps?: number } = {},
   ) {
     this.matches = new RememberedSearches(db, statement);
     this.counted = new CountedQuery(db, statement, options.seekFromSteps);
-    this.countedFrom = options.countedFromRows ?? COUNTED_FROM_ROWS;
   }
 
-  /** Whether the scope is large enough for the counted road. */
+  /** Whether the scope's list is counted (it reached 20,000 reports: migrations/v5ListCounts.ts). */
   private isCounted(scope: string): boolean {
-    return this.countedRows(scope, '', null) >= this.countedFrom;
+    return (
+      (
+        this.statement('SELECT EXISTS (SELECT 1 FROM counted_scopes WHERE scope = ?) AS counted').get(
+          scope,
+        ) as {
+          counted: number;
+        }
+      ).counted === 1
+    );
   }
 
   /**

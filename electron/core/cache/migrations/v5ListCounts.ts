@@ -3,22 +3,31 @@
  * so a large scope's list query neither counts a search's matches one by one nor steps over
  * every row before a deep page (see countedQuery.ts and pageSeek.ts).
  *
- * - search_urls: rows per (scope, url, lowercased url, project, result), and a trigram index
+ * - counted_scopes: the scopes whose list is counted. A scope joins when it reaches 20,000
+ *   reports (or at this migration, if it has them) and stays; joining fills its counts from
+ *   its rows. Its rows are then counted as they change, and no longer added to the trigram
+ *   index of migrations/v3ListPlanner.ts (which only smaller scopes use): a large scope's
+ *   write costs the counts instead of the trigrams.
+ * - search_urls: reports per (scope, url, lowercased url, project, result), and a trigram index
  *   over them. A report has exactly one url, so the reports a search matches are the sum of
  *   the counts of the urls that contain it: exact for any search, and as costly as the number
  *   of distinct urls it matches, not of reports. A count that reaches 0 is dropped with its
  *   trigrams.
- * - report_positions: rows per bucket of a sort order ('i': id_sort, 4,096 numeric ids or the
- *   first two characters of a text id; 'g': the day of generated_at; 'u': the first 24
+ * - report_positions: reports per bucket of a sort order ('i': id_sort, 4,096 numeric ids or
+ *   the first two characters of a text id; 'g': the day of generated_at; 'u': the first 24
  *   characters of the url), per result. A bucket is a function of the order's first column
  *   that never decreases along it, so the rows before a bucket are the sum of the buckets
  *   before it, and a deep page starts by a seek to its bucket. A NULL result is kept as 0,
- *   which sorts before every text as NULL does.
+ *   which sorts before every text as NULL does. Buckets that reach 0 stay (as report_counts).
  *
- * Positions that reach 0 stay as rows (as in report_counts). Never edit (append a new version).
+ * Never edit (append a new version).
  */
-/** The search_urls row a reports row is counted in (`row.` + column). */
-const URL_ROW = (row: string) =>
+
+/** Whether the scope of `row` is counted. */
+const COUNTED = (row: 'new' | 'old') => `EXISTS (SELECT 1 FROM counted_scopes WHERE scope = ${row}.scope)`;
+
+/** The search_urls row a reports row is counted in. */
+const URL_ROW = (row: 'new' | 'old') =>
   `scope = ${row}.scope AND url = ${row}.url AND url_lower = ${row}.url_lower
       AND project = coalesce(${row}.project, '') AND result = coalesce(${row}.result, '')`;
 
@@ -32,7 +41,8 @@ const BUCKETS = {
 
 const countUrl = (row: 'new' | 'old') => `
     INSERT INTO search_urls (scope, url, url_lower, project, result, n)
-    VALUES (${row}.scope, ${row}.url, ${row}.url_lower, coalesce(${row}.project, ''), coalesce(${row}.result, ''), 1)
+    SELECT ${row}.scope, ${row}.url, ${row}.url_lower, coalesce(${row}.project, ''), coalesce(${row}.result, ''), 1
+    WHERE ${COUNTED(row)}
     ON CONFLICT DO UPDATE SET n = n + 1;`;
 
 const uncountUrl = (row: 'new' | 'old') => `
@@ -44,7 +54,7 @@ const countPositions = (row: 'new' | 'old') =>
     .map(
       ([sort, bucket]) => `
     INSERT INTO report_positions (scope, sort, bucket, result, n)
-    VALUES (${row}.scope, '${sort}', ${bucket(row)}, coalesce(${row}.result, 0), 1)
+    SELECT ${row}.scope, '${sort}', ${bucket(row)}, coalesce(${row}.result, 0), 1 WHERE ${COUNTED(row)}
     ON CONFLICT DO UPDATE SET n = n + 1;`,
     )
     .join('');
@@ -59,16 +69,33 @@ const uncountPositions = (row: 'new' | 'old') =>
     )
     .join('');
 
-const backfillPositions = Object.entries(BUCKETS)
+const fillPositions = Object.entries(BUCKETS)
   .map(
     ([sort, bucket]) => `
-  INSERT INTO report_positions (scope, sort, bucket, result, n)
+    INSERT INTO report_positions (scope, sort, bucket, result, n)
     SELECT scope, '${sort}', ${bucket('reports')}, coalesce(result, 0), count(*)
-    FROM reports GROUP BY 1, 2, 3, 4;`,
+    FROM reports WHERE scope = new.scope GROUP BY 3, 4;`,
   )
   .join('');
 
+/** The trigram index's keys and row of migrations/v3ListPlanner.ts for `new`, as there. */
+const trigramKeys = (['s', 'r', 'p'] as const)
+  .map((kind) => {
+    const column = { s: 'scope', r: 'result', p: 'project' }[kind];
+    return `
+    INSERT INTO report_search_keys (kind, value) SELECT '${kind}', new.${column}
+    WHERE new.${column} IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM report_search_keys WHERE kind = '${kind}' AND value = new.${column});`;
+  })
+  .join('');
+const trigramRow = `
+    SELECT new.rowid, new.url_lower,
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 's' AND value = new.scope),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'r' AND value = new.result),
+      (SELECT '<' || char(65536 + id) || '>' FROM report_search_keys WHERE kind = 'p' AND value = new.project)`;
+
 export const V5_LIST_COUNTS = `
+  CREATE TABLE counted_scopes (scope TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TABLE search_urls (
     id        INTEGER PRIMARY KEY,
     scope     TEXT NOT NULL,
@@ -93,7 +120,6 @@ export const V5_LIST_COUNTS = `
   CREATE TRIGGER search_urls_dropped AFTER DELETE ON search_urls BEGIN
     DELETE FROM search_url_trigrams WHERE rowid = old.id;
   END;
-
   -- No declared type for bucket and result: numbers and text keep SQLite's order.
   CREATE TABLE report_positions (
     scope  TEXT NOT NULL,
@@ -104,30 +130,56 @@ export const V5_LIST_COUNTS = `
     PRIMARY KEY (scope, sort, bucket, result)
   ) WITHOUT ROWID;
 
-  INSERT INTO search_urls (scope, url, url_lower, project, result, n)
+  -- A scope that joins is counted from its rows as they are.
+  CREATE TRIGGER counted_scopes_filled AFTER INSERT ON counted_scopes BEGIN
+    INSERT INTO search_urls (scope, url, url_lower, project, result, n)
     SELECT scope, url, url_lower, coalesce(project, ''), coalesce(result, ''), count(*)
-    FROM reports GROUP BY 1, 2, 3, 4, 5;
-  ${backfillPositions}
+    FROM reports WHERE scope = new.scope GROUP BY 2, 3, 4, 5;
+    ${fillPositions}
+  END;
 
+  -- One trigger, in this order: a counted scope's new row is counted; then a scope reaching
+  -- 20,000 rows joins, and its counts are filled from its rows, this one included, once.
   CREATE TRIGGER list_counts_insert AFTER INSERT ON reports BEGIN
     ${countUrl('new')}
     ${countPositions('new')}
+    INSERT INTO counted_scopes (scope) SELECT new.scope
+    WHERE NOT ${COUNTED('new')} AND (SELECT sum(n) FROM report_counts WHERE scope = new.scope) >= 20000;
   END;
-  CREATE TRIGGER list_counts_delete AFTER DELETE ON reports BEGIN
+  CREATE TRIGGER list_counts_delete AFTER DELETE ON reports WHEN ${COUNTED('old')} BEGIN
     ${uncountUrl('old')}
     ${uncountPositions('old')}
   END;
   CREATE TRIGGER list_counts_update_url AFTER UPDATE OF url, url_lower, project, result ON reports
-  WHEN old.url IS NOT new.url OR old.url_lower IS NOT new.url_lower
-    OR old.project IS NOT new.project OR old.result IS NOT new.result BEGIN
+  WHEN (old.url IS NOT new.url OR old.url_lower IS NOT new.url_lower
+    OR old.project IS NOT new.project OR old.result IS NOT new.result) AND ${COUNTED('new')} BEGIN
     ${uncountUrl('old')}
     ${countUrl('new')}
   END;
   CREATE TRIGGER list_counts_update_positions
   AFTER UPDATE OF id_sort, generated_at, url, result ON reports
-  WHEN old.id_sort IS NOT new.id_sort OR old.generated_at IS NOT new.generated_at
-    OR old.url IS NOT new.url OR old.result IS NOT new.result BEGIN
+  WHEN (old.id_sort IS NOT new.id_sort OR old.generated_at IS NOT new.generated_at
+    OR old.url IS NOT new.url OR old.result IS NOT new.result) AND ${COUNTED('new')} BEGIN
     ${uncountPositions('old')}
     ${countPositions('new')}
   END;
+
+  -- The trigram index keeps the rows of scopes that are not counted (a row leaves it on any
+  -- change, and comes back only while its scope is not counted).
+  DROP TRIGGER report_search_insert;
+  CREATE TRIGGER report_search_insert AFTER INSERT ON reports WHEN NOT ${COUNTED('new')} BEGIN
+    ${trigramKeys}
+    INSERT INTO report_search (rowid, url, scope_key, result_key, project_key) ${trigramRow};
+  END;
+  DROP TRIGGER report_search_update;
+  CREATE TRIGGER report_search_update AFTER UPDATE OF url_lower, result, project ON reports
+  WHEN old.url_lower IS NOT new.url_lower OR old.result IS NOT new.result
+    OR old.project IS NOT new.project BEGIN
+    DELETE FROM report_search WHERE rowid = old.rowid;
+    ${trigramKeys}
+    INSERT INTO report_search (rowid, url, scope_key, result_key, project_key) ${trigramRow}
+    WHERE NOT ${COUNTED('new')};
+  END;
+
+  INSERT INTO counted_scopes (scope) SELECT scope FROM report_counts GROUP BY scope HAVING sum(n) >= 20000;
   `;
