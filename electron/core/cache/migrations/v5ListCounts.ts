@@ -3,8 +3,8 @@
  * so a large scope's list query neither counts a search's matches one by one nor steps over
  * every row before a deep page (see countedQuery.ts and pageSeek.ts).
  *
- * - counted_scopes: the scopes whose list is counted. A scope joins when it reaches 20,000
- *   reports (or at this migration, if it has them) and stays; joining fills its counts from
+ * - counted_scopes: the scopes whose list is counted. A scope joins soon after it reaches
+ *   20,000 reports (or at this migration, if it has them) and stays; joining fills its counts from
  *   its rows. Its rows are then counted as they change, and no longer added to the trigram
  *   index of migrations/v3ListPlanner.ts (which only smaller scopes use): a large scope's
  *   write costs the counts instead of the trigrams.
@@ -49,15 +49,15 @@ const uncountUrl = (row: 'new' | 'old') => `
     DELETE FROM search_urls WHERE ${URL_ROW(row)} AND n = 1;
     UPDATE search_urls SET n = n - 1 WHERE ${URL_ROW(row)};`;
 
-const countPositions = (row: 'new' | 'old') =>
-  Object.entries(BUCKETS)
-    .map(
-      ([sort, bucket]) => `
+/** One statement for the three orders (one look at counted_scopes, as countUrl). */
+const countPositions = (row: 'new' | 'old') => `
     INSERT INTO report_positions (scope, sort, bucket, result, n)
-    SELECT ${row}.scope, '${sort}', ${bucket(row)}, coalesce(${row}.result, 0), 1 WHERE ${COUNTED(row)}
-    ON CONFLICT DO UPDATE SET n = n + 1;`,
-    )
-    .join('');
+    SELECT ${row}.scope, column1, column2, coalesce(${row}.result, 0), 1
+    FROM (VALUES ${Object.entries(BUCKETS)
+      .map(([sort, bucket]) => `('${sort}', ${bucket(row)})`)
+      .join(', ')})
+    WHERE ${COUNTED(row)}
+    ON CONFLICT DO UPDATE SET n = n + 1;`;
 
 const uncountPositions = (row: 'new' | 'old') =>
   Object.entries(BUCKETS)
@@ -138,13 +138,15 @@ export const V5_LIST_COUNTS = `
     ${fillPositions}
   END;
 
-  -- One trigger, in this order: a counted scope's new row is counted; then a scope reaching
-  -- 20,000 rows joins, and its counts are filled from its rows, this one included, once.
+  -- One trigger, in this order: a counted scope's new row is counted; then a scope that has
+  -- reached 20,000 rows joins (looked at every 256th row, which is soon enough), and its
+  -- counts are filled from its rows, this one included, once.
   CREATE TRIGGER list_counts_insert AFTER INSERT ON reports BEGIN
     ${countUrl('new')}
     ${countPositions('new')}
     INSERT INTO counted_scopes (scope) SELECT new.scope
-    WHERE NOT ${COUNTED('new')} AND (SELECT sum(n) FROM report_counts WHERE scope = new.scope) >= 20000;
+    WHERE new.rowid % 256 = 0 AND NOT ${COUNTED('new')}
+      AND (SELECT sum(n) FROM report_counts WHERE scope = new.scope) >= 20000;
   END;
   CREATE TRIGGER list_counts_delete AFTER DELETE ON reports WHEN ${COUNTED('old')} BEGIN
     ${uncountUrl('old')}
