@@ -41,8 +41,10 @@ const TARGETS = {
   ],
   'electron/core/cache/listPlan.ts': [
     'tests/unit/cache/listPlan.test.ts',
+    'tests/unit/cache/countedPlan.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
   ],
   // The list query moved out of reportCache.ts (issue 15); the same tests guard it.
   'electron/core/cache/listQuery.ts': [
@@ -51,6 +53,22 @@ const TARGETS = {
     'tests/integration/reportCacheBehaviour.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
+  ],
+  // Issue 22: a large scope's counted list, and what both roads share.
+  'electron/core/cache/countedQuery.ts': [
+    'tests/unit/cache/countedPlan.test.ts',
+    'tests/integration/countedQuery.test.ts',
+  ],
+  'electron/core/cache/pageSeek.ts': ['tests/integration/countedQuery.test.ts'],
+  'electron/core/cache/listSql.ts': [
+    'tests/integration/cacheQueryPlan.test.ts',
+    'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
+  ],
+  'electron/core/cache/migrations/v5ListCounts.ts': [
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/cacheMigrations.test.ts',
   ],
   'electron/core/cache/fullSync.ts': [
     'tests/integration/sync.test.ts',
