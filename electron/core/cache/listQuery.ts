@@ -53,13 +53,7 @@ export class ListQuery {
   /** Whether the scope's list is counted (it reached 20,000 reports: migrations/v5ListCounts.ts). */
   private isCounted(scope: string): boolean {
     return (
-      (
-        this.statement('SELECT EXISTS (SELECT 1 FROM counted_scopes WHERE scope = ?) AS counted').get(
-          scope,
-        ) as {
-          counted: number;
-        }
-      ).counted === 1
+      this.statement('SELECT EXISTS (SELECT 1 FROM counted_scopes WHERE scope = ?)').pluck().get(scope) === 1
     );
   }
 
