@@ -68,6 +68,7 @@ const TARGETS = {
   ],
   'electron/core/cache/migrations/v5ListCounts.ts': [
     'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedScopes.test.ts',
     'tests/integration/cacheMigrations.test.ts',
   ],
   'electron/core/cache/fullSync.ts': [
