@@ -18,7 +18,17 @@ export default {
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
-  ignorePatterns: ['dist', 'release', 'test-results', 'playwright-report', 'coverage', 'reports', '.tmp'],
+  // .tools holds the project's Node (a symlink in a git worktree, which the sandbox cannot copy).
+  ignorePatterns: [
+    'dist',
+    'release',
+    'test-results',
+    'playwright-report',
+    'coverage',
+    'reports',
+    '.tmp',
+    '.tools',
+  ],
   timeoutMS: 10_000,
   thresholds: { high: 90, low: 80, break: null },
 };
