@@ -60,7 +60,10 @@ const TARGETS = {
     'tests/unit/cache/countedPlan.test.ts',
     'tests/integration/countedQuery.test.ts',
   ],
-  'electron/core/cache/pageSeek.ts': ['tests/integration/countedQuery.test.ts'],
+  'electron/core/cache/pageSeek.ts': [
+    'tests/integration/pageSeek.test.ts',
+    'tests/integration/countedQuery.test.ts',
+  ],
   'electron/core/cache/listSql.ts': [
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',

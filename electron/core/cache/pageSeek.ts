@@ -67,18 +67,20 @@ export function pagePieces(
     let rows = 0;
     while (index < buckets.length && (!runs || buckets[index].run === found.run)) rows += buckets[index++].n;
     const piece = Math.min(left, rows - skip);
-    pieces.push({ ...startAt(found, startsRun, runs, sort, column), skip, take: piece });
+    pieces.push({ ...startAt(found, startsRun, runs, column), skip, take: piece });
     left -= piece;
   }
   return pieces;
 }
+
+/** Ids per numeric bucket of the id order, as a shift (4,096: `id_sort >> 12` in the migration). */
+const ID_BUCKET_SHIFT = 12n;
 
 /** The conditions of a walk that starts at `found` (the first bucket of its run needs none but the run). */
 function startAt(
   found: Bucket,
   startsRun: boolean,
   runs: boolean,
-  sort: 'i' | 'g' | 'u',
   column: string,
 ): Pick<PagePiece, 'where' | 'params'> {
   const where: string[] = [];
@@ -89,12 +91,10 @@ function startAt(
     params.run = found.run;
   }
   if (!startsRun) {
-    where.push(
-      sort === 'i'
-        ? `${column} >= CASE WHEN typeof(@bucket) = 'text' THEN @bucket ELSE @bucket << 12 END`
-        : `${column} >= @bucket`,
-    );
-    params.bucket = found.bucket;
+    where.push(`${column} >= @start`);
+    // A numeric bucket of ids starts at its first id (a 64-bit integer: exact); any other
+    // bucket is a prefix, which sorts before every value it starts.
+    params.start = typeof found.bucket === 'number' ? BigInt(found.bucket) << ID_BUCKET_SHIFT : found.bucket;
   }
   return { where: where.map((condition) => ` AND ${condition}`).join(''), params };
 }
