@@ -103,8 +103,10 @@ describe('chooseCountedPlan', () => {
       index: 'reports_by_generated_at',
     });
     expect(search(5_000)).toMatchObject({ kind: 'walk', search: 'url-set' });
-    // 2,000 matches sorted in the URL index cost less than 15,000 steps and the set.
+    // 2,000 matches sorted in the URL index cost less than 15,000 steps and the set; by date
+    // each is read too, and the set wins.
     expect(search(2_000)).toEqual({ kind: 'url-matches', skip: 20, take: 10 });
+    expect(search(2_000, 'generated_at')).toMatchObject({ kind: 'walk', search: 'url-set' });
     expect(search(100)).toEqual({ kind: 'url-matches', skip: 20, take: 10 });
     // Walking a project's own index, its 600 matches among 1,000 rows are near.
     const inProject = { q: q({ search: 'x', page: 3, project: 'p' }), total: 600, rangeRows: 1_000 };
