@@ -59,6 +59,7 @@ const TARGETS = {
   'electron/core/cache/countedQuery.ts': [
     'tests/unit/cache/countedPlan.test.ts',
     'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
   ],
   'electron/core/cache/pageSeek.ts': [
     'tests/integration/pageSeek.test.ts',
@@ -68,6 +69,7 @@ const TARGETS = {
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
     'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
   ],
   'electron/core/cache/migrations/v5ListCounts.ts': [
     'tests/integration/countedQuery.test.ts',

@@ -8,8 +8,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { NormalizedListQuery } from '../../../shared/report';
-import { chooseCountedPlan, walkIndexFor, type ListPlan, type SortIndex } from './listPlan';
-import { countedRows, listFilters, readPageRows, RememberedSearches, type Statement } from './listSql';
+import { chooseCountedPlan, type ListPlan, type SortIndex } from './listPlan';
+import { listFilters, planCounts, readPageRows, RememberedSearches, type Statement } from './listSql';
 import { pagePieces } from './pageSeek';
 import type { ReportRow } from './records';
 
@@ -30,7 +30,7 @@ interface FilterCount {
  * characters (exact, as in migrations/v3ListPlanner.ts), checked one by one below. `inUrlOrder` walks
  * them in URL order (read as far as needed) instead of in the index's.
  */
-function matchingUrls(search: string, q: Filters, inUrlOrder = false): string {
+function matchingUrls(search: string, q: Filters, inUrlOrder: boolean): string {
   const trigrams = [...search].length >= 3;
   const filters = [
     ...(q.project !== '' ? ['u.project = @project'] : []),
@@ -82,19 +82,12 @@ export class CountedQuery {
   }
 
   read(scope: string, q: NormalizedListQuery): { total: number; plan: ListPlan; rows: ReportRow[] } {
-    const filtered = countedRows(this.statement, scope, q.project, q.result);
-    const { leading } = walkIndexFor(q);
-    const rangeRows = countedRows(
-      this.statement,
-      scope,
-      leading === 'project' ? q.project : '',
-      leading === 'result' ? q.result : null,
-    );
-    const counts = q.search === '' ? [] : this.resultCounts(scope, q);
-    const total = q.search === '' ? filtered : counts.reduce((sum, count) => sum + count.n, 0);
-    const plan = chooseCountedPlan({ q, total, rangeRows, filteredRows: filtered }, this.seekFromSteps);
+    const { filteredRows, rangeRows } = planCounts(this.statement, scope, q);
+    const total =
+      q.search === '' ? filteredRows : this.resultCounts(scope, q).reduce((sum, count) => sum + count.n, 0);
+    const plan = chooseCountedPlan({ q, total, rangeRows, filteredRows }, this.seekFromSteps);
     const { whereSql, params } = listFilters(scope, q);
-    if (q.search !== '') params.match = trigramPhrase(q.search);
+    params.match = trigramPhrase(q.search);
     const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
     const read = (source: string, walked: 'ASC' | 'DESC', take: number, skip: number) => ({
       total,
@@ -124,7 +117,12 @@ export class CountedQuery {
         return read(ofUrls('SELECT value FROM json_each(@urls)'), listed, plan.take, start.skip);
       }
       case 'url-matches':
-        return read(ofUrls(`SELECT u.url FROM ${matchingUrls(q.search, q)}`), listed, plan.take, plan.skip);
+        return read(
+          ofUrls(`SELECT u.url FROM ${matchingUrls(q.search, q, false)}`),
+          listed,
+          plan.take,
+          plan.skip,
+        );
       case 'seek': {
         // In the list's order: the pieces (runs of results) ascending, or the other way round.
         const pieces = pagePieces(this.statement, scope, q, plan.position, plan.take).map((piece) =>
@@ -143,7 +141,7 @@ export class CountedQuery {
         const walked = plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
         const source =
           plan.search === 'url-set'
-            ? ofUrls(`SELECT u.url FROM ${matchingUrls(q.search, q)}`, plan.index)
+            ? ofUrls(`SELECT u.url FROM ${matchingUrls(q.search, q, false)}`, plan.index)
             : `reports INDEXED BY ${plan.index} WHERE ${whereSql}`;
         return read(source, walked, plan.take, plan.skip);
       }
@@ -163,7 +161,7 @@ export class CountedQuery {
       () =>
         this.statement(
           `SELECT u.project AS project, u.result AS result, sum(u.n) AS n, max(u.shared) AS shared
-         FROM ${matchingUrls(search, { project: '', result: null })}
+         FROM ${matchingUrls(search, { project: '', result: null }, false)}
          GROUP BY u.project, u.result`,
         ).all({ scope, search, match: trigramPhrase(search) }) as FilterCount[],
     );

@@ -7,10 +7,11 @@
 import type Database from 'better-sqlite3';
 import type { NormalizedListQuery, ReportPage } from '../../../shared/report';
 import { CountedQuery } from './countedQuery';
-import { choosePlan, walkIndexFor, type ListPlan } from './listPlan';
+import { choosePlan, type ListPlan } from './listPlan';
 import {
   countedRows,
   listFilters,
+  planCounts,
   readPageRows,
   RememberedSearches,
   SEARCH_CONDITION,
@@ -129,14 +130,8 @@ export class ListQuery {
                   match: null,
                 },
           );
-    const total = matches ? matches.total : this.countedRows(scope, q.project, q.result);
-    const { leading } = walkIndexFor(q);
-    const rangeRows = this.countedRows(
-      scope,
-      leading === 'project' ? q.project : '',
-      leading === 'result' ? q.result : null,
-    );
-    const filteredRows = search === '' ? total : this.countedRows(scope, q.project, q.result);
+    const { filteredRows, rangeRows } = planCounts(this.statement, scope, q);
+    const total = matches ? matches.total : filteredRows;
     const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
     if (plan.kind === 'empty') return { total, plan, rows: [] };
 

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { NormalizedListQuery } from '../../../shared/report';
+import { walkIndexFor } from './listPlan';
 import type { ReportRow } from './records';
 
 export type Statement = (sql: string) => Database.Statement;
@@ -128,4 +129,25 @@ export function countedRows(
       ...(result !== null ? { result } : {}),
     }) as { n: number }
   ).n;
+}
+
+/**
+ * The trigger-kept counts a plan weighs: the rows that pass the filters, and the rows in the
+ * range of the index the list's order walks (the scope's, or its leading filter's).
+ */
+export function planCounts(
+  statement: Statement,
+  scope: string,
+  q: NormalizedListQuery,
+): { filteredRows: number; rangeRows: number } {
+  const { leading } = walkIndexFor(q);
+  return {
+    filteredRows: countedRows(statement, scope, q.project, q.result),
+    rangeRows: countedRows(
+      statement,
+      scope,
+      leading === 'project' ? q.project : '',
+      leading === 'result' ? q.result : null,
+    ),
+  };
 }
