@@ -54,6 +54,7 @@ const TARGETS = {
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
     'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
   ],
   // Issue 22: a large scope's counted list, and what both roads share.
   'electron/core/cache/countedQuery.ts': [

@@ -240,6 +240,23 @@ describe('the counted road’s reads', () => {
     ]);
   });
 
+  it('counts the overview of a search from its urls’ counts, and without one from the counts per filter', () => {
+    forgetSearches();
+    for (const search of ['contoso', 'co', '']) {
+      ran.length = 0;
+      expect(list.resultCounts('main', { search, project: '', result: null }).length).toBeGreaterThan(0);
+      // No statement reads the reports themselves (the others read no table).
+      const tables = ran.map((run) => /FROM (\w+)/.exec(run.sql)?.[1]).filter((table) => table !== undefined);
+      expect({ search, tables }).toEqual({
+        search,
+        tables:
+          search === ''
+            ? ['report_counts']
+            : ['counted_scopes', search.length < 3 ? 'search_urls' : 'search_url_trigrams'],
+      });
+    }
+  });
+
   it('checks the rows of a url held with two lowercased forms, and only then', () => {
     const checks = (scope: string, change: Partial<NormalizedListQuery>) => {
       query({ search: 'odd.example', ...change }, scope);
