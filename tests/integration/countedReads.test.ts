@@ -112,8 +112,9 @@ describe('the counted road’s reads', () => {
     db.prepare(
       `INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at, fetched_at, record)
        VALUES ('odd', '1', 1, 'https://Odd.example/a', 'https://odd.example/a', 'good', NULL, NULL, ?, '{}'),
-              ('odd', '2', 2, 'https://Odd.example/a', 'https://elsewhere.example/', 'good', NULL, NULL, ?, '{}')`,
-    ).run(FETCHED_AT, FETCHED_AT);
+              ('odd', '2', 2, 'https://Odd.example/a', 'https://elsewhere.example/', 'good', NULL, NULL, ?, '{}'),
+              ('odd', '3', 3, 'https://odd.example/b', 'https://odd.example/b', 'good', NULL, NULL, ?, '{}')`,
+    ).run(FETCHED_AT, FETCHED_AT, FETCHED_AT);
     list = recordingList(db, ran);
     seeking = recordingList(db, ran, 0);
   });
@@ -140,6 +141,7 @@ describe('the counted road’s reads', () => {
   it('counts a search of 3 characters or more through the trigram index over the urls, a shorter one by checking each url', () => {
     for (const [search, found] of [
       ['contoso', /^SCAN t VIRTUAL TABLE .*SEARCH u USING INTEGER PRIMARY KEY/],
+      ['con', /^SCAN t VIRTUAL TABLE .*SEARCH u USING INTEGER PRIMARY KEY/],
       ['co', /^SEARCH u USING INDEX sqlite_autoindex_search_urls_1 \(scope=\?\)/],
     ] as const) {
       forgetSearches();
@@ -177,6 +179,12 @@ describe('the counted road’s reads', () => {
           statements: [],
         });
       }
+    // A filter in URL order reads its urls' runs, and counts no search.
+    for (const change of [{ project: 'shop' }, { result: 'bad' as const }]) {
+      const plan = query({ sort_by: 'url', page: 2, ...change });
+      const counting = ran.filter((run) => run.sql.includes('max(u.shared)')).length;
+      expect({ change, plan: plan.kind, counting }).toEqual({ change, plan: 'url-runs', counting: 0 });
+    }
   });
 
   it('reads each page the way its plan says, in SQLite’s own plan', () => {
@@ -208,15 +216,37 @@ describe('the counted road’s reads', () => {
                 rowSet: /LIST SUBQUERY \d+ \| SEARCH reports USING COVERING INDEX reports_by_url/.test(inner),
                 start: read.sql.includes('>= @start'),
                 checksUrls: read.sql.includes('instr(url_lower'),
+                // The matching urls found from the trigram index over them (3 characters or more).
+                fromTrigrams: read.sql.includes('search_url_trigrams t CROSS JOIN'),
               };
             });
             const index = 'index' in plan ? plan.index : 'reports_by_url';
-            const none = { sorts: false, asksUrls: false, rowSet: false, start: false, checksUrls: false };
+            const none = {
+              sorts: false,
+              asksUrls: false,
+              rowSet: false,
+              start: false,
+              checksUrls: false,
+              fromTrigrams: false,
+            };
+            const trigrams = search.length >= 3;
             const expected = {
               'walk row': { ...none, walked: index, checksUrls: search !== '' },
-              'walk url-set': { ...none, walked: index, asksUrls: true, rowSet: true },
+              'walk url-set': {
+                ...none,
+                walked: index,
+                asksUrls: true,
+                rowSet: true,
+                fromTrigrams: trigrams,
+              },
               'url-runs': { ...none, walked: 'reports_by_url', asksUrls: search !== '' || result !== null },
-              'url-matches': { ...none, sorts: true, walked: 'reports_by_url', asksUrls: true },
+              'url-matches': {
+                ...none,
+                sorts: true,
+                walked: 'reports_by_url',
+                asksUrls: true,
+                fromTrigrams: trigrams,
+              },
               seek: { ...none, walked: index, start: true },
             }[kind];
             expect({ context, shape }).toEqual({ context, shape: shape.map(() => expected) });
