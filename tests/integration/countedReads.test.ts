@@ -108,12 +108,13 @@ describe('the counted road’s reads', () => {
     for (let i = 0; i < 5; i++)
       reports.push({ id: String(90_000 + i), url: `https://x.example/needle/${i}`, result: 'good' });
     cache.putReports('main', reports, FETCHED_AT);
-    // A url held with a second lowercased form (never written by the cache itself).
+    // A url held with a second lowercased form (never written by the cache itself), and one
+    // held with one, of another result (its counts are apart).
     db.prepare(
       `INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at, fetched_at, record)
        VALUES ('odd', '1', 1, 'https://Odd.example/a', 'https://odd.example/a', 'good', NULL, NULL, ?, '{}'),
               ('odd', '2', 2, 'https://Odd.example/a', 'https://elsewhere.example/', 'good', NULL, NULL, ?, '{}'),
-              ('odd', '3', 3, 'https://odd.example/b', 'https://odd.example/b', 'good', NULL, NULL, ?, '{}')`,
+              ('odd', '3', 3, 'https://odd.example/b', 'https://odd.example/b', 'bad', NULL, NULL, ?, '{}')`,
     ).run(FETCHED_AT, FETCHED_AT, FETCHED_AT);
     list = recordingList(db, ran);
     seeking = recordingList(db, ran, 0);
