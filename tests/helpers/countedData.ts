@@ -1,11 +1,13 @@
 /**
  * Random data for the counted road's tests (tests/integration/countedQuery.test.ts and
  * countedScopes.test.ts): urls made to trip a count that assumed words, ids and dates that
- * cross the position buckets, and queries over them; and two checks on the cache's file.
+ * cross the position buckets, and queries over them; the reference service's reports; and two
+ * checks on the cache's file.
  */
 import type Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { pick, type Random } from '../../electron/demo-service/random';
+import { generateReports } from '../../electron/demo-service/seed';
 import {
   normalizeListQuery,
   PER_PAGE_VALUES,
@@ -18,6 +20,17 @@ import {
 import type { StoredRow } from './listOracle';
 
 export const FETCHED_AT = '2025-06-01T12:00:00.000Z';
+
+/** The reference service's reports as its JSON carries them (ids as text, no password hash). */
+export function serviceReports(count: number, seed: number, idStep = 1): Report[] {
+  return generateReports({
+    seed,
+    count,
+    firstId: 1,
+    anchor: new Date('2025-06-01T00:00:00.000Z'),
+    passwordHash: '',
+  }).map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id * idStep) }));
+}
 const TOKENS = [
   'contoso',
   'contosoltd',

@@ -14,15 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListPlan } from '../../electron/core/cache/listPlan';
 import { ListQuery } from '../../electron/core/cache/listQuery';
 import { ReportCache } from '../../electron/core/cache/reportCache';
-import { generateReports } from '../../electron/demo-service/seed';
-import {
-  normalizeListQuery,
-  SORT_BY_VALUES,
-  type NormalizedListQuery,
-  type Report,
-} from '../../shared/report';
-
-const FETCHED_AT = '2025-06-01T12:00:00.000Z';
+import { normalizeListQuery, SORT_BY_VALUES, type NormalizedListQuery } from '../../shared/report';
+import { FETCHED_AT, serviceReports } from '../helpers/countedData';
 
 interface Ran {
   sql: string;
@@ -97,14 +90,8 @@ describe('the counted road’s reads', () => {
     db = new Database(cache.file);
     for (const scope of ['main', 'odd'])
       db.prepare('INSERT INTO counted_scopes (scope) VALUES (?)').run(scope);
-    const reports: Report[] = generateReports({
-      seed: 51,
-      count: 4_000,
-      firstId: 1,
-      anchor: new Date('2025-06-01T00:00:00.000Z'),
-      passwordHash: '',
-      // Ids 50 apart: the list's 200,000 ids span many buckets of the id order.
-    }).map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id * 50) }));
+    // Ids 50 apart: the list's 200,000 ids span many buckets of the id order.
+    const reports = serviceReports(4_000, 51, 50);
     for (let i = 0; i < 5; i++)
       reports.push({ id: String(90_000 + i), url: `https://x.example/needle/${i}`, result: 'good' });
     cache.putReports('main', reports, FETCHED_AT);

@@ -12,20 +12,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
 import { mulberry32 } from '../../electron/demo-service/random';
-import { generateReports } from '../../electron/demo-service/seed';
-import { normalizeListQuery, type Report } from '../../shared/report';
-import { FETCHED_AT, insertRows, randomQuery, recount } from '../helpers/countedData';
+import { normalizeListQuery } from '../../shared/report';
+import { FETCHED_AT, insertRows, randomQuery, recount, serviceReports } from '../helpers/countedData';
 import { expectedPage, storedRow, type StoredRow } from '../helpers/listOracle';
 
 describe('a scope that reaches 20,000 reports', () => {
-  const generated = (count: number, firstId: number, seed: number): Report[] =>
-    generateReports({
-      seed,
-      count,
-      firstId,
-      anchor: new Date('2025-06-01T00:00:00.000Z'),
-      passwordHash: '',
-    }).map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id) }));
   const queries = (rows: readonly StoredRow[], seed: number) => {
     const random = mulberry32(seed);
     return Array.from({ length: 60 }, () => randomQuery(random, rows));
@@ -46,8 +37,8 @@ describe('a scope that reaches 20,000 reports', () => {
     const cache = ReportCache.open(join(dir, 'cache.sqlite'));
     const db = new Database(cache.file);
     try {
-      const small = generated(600, 1, 41);
-      const big = generated(19_999, 1, 42);
+      const small = serviceReports(600, 41);
+      const big = serviceReports(19_999, 42);
       cache.putReports('small', small, FETCHED_AT);
       insertRows(db, 'big', big.map(storedRow));
       expect(counted(db)).toBe('');
@@ -101,8 +92,8 @@ describe('a scope that reaches 20,000 reports', () => {
       MIGRATIONS.slice(0, 3).forEach((sql) => old.exec(sql));
       old.pragma('user_version = 3');
       const rows: Record<string, StoredRow[]> = {
-        big: generated(20_000, 1, 45).map(storedRow),
-        small: generated(500, 1, 46).map(storedRow),
+        big: serviceReports(20_000, 45).map(storedRow),
+        small: serviceReports(500, 46).map(storedRow),
       };
       for (const [scope, stored] of Object.entries(rows)) insertRows(old, scope, stored);
       old.close();
