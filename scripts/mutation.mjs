@@ -59,8 +59,10 @@ const TARGETS = {
   ],
   'electron/core/cache/listPlan.ts': [
     'tests/unit/cache/listPlan.test.ts',
+    'tests/unit/cache/countedPlan.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
   ],
   // The list query moved out of reportCache.ts (issue 15); the same tests guard it.
   'electron/core/cache/listQuery.ts': [
@@ -69,6 +71,29 @@ const TARGETS = {
     'tests/integration/reportCacheBehaviour.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
+  ],
+  // Issue 22: a large scope's counted list, and what both roads share.
+  'electron/core/cache/countedQuery.ts': [
+    'tests/unit/cache/countedPlan.test.ts',
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
+  ],
+  'electron/core/cache/pageSeek.ts': [
+    'tests/integration/pageSeek.test.ts',
+    'tests/integration/countedQuery.test.ts',
+  ],
+  'electron/core/cache/listSql.ts': [
+    'tests/integration/cacheQueryPlan.test.ts',
+    'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
+  ],
+  'electron/core/cache/migrations/v5ListCounts.ts': [
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedScopes.test.ts',
+    'tests/integration/cacheMigrations.test.ts',
   ],
   // Issue 22: the first screen's one round trip.
   'electron/core/gateway/firstScreen.ts': ['tests/integration/firstScreen.test.ts'],
