@@ -33,6 +33,12 @@ const TARGETS = {
     // Issue 22: the remembered base URLs.
     'tests/unit/api/clientBaseUrl.test.ts',
   ],
+  // The client's wire (bounded body, cancellable wait, Electron's redirect refusal), moved out of client.ts.
+  'electron/core/api/transport.ts': [
+    'tests/integration/client.test.ts',
+    'tests/integration/clientEdges.test.ts',
+    'tests/integration/clientElectronNet.test.ts',
+  ],
   // Issue 22: the scrubber and the reply fast path's check.
   'electron/core/secrets.ts': [
     'tests/unit/secrets.test.ts',
