@@ -67,23 +67,45 @@ export const MAX_GAP_CHECKS = 10;
 
 const CANCELLED_MESSAGE = 'The offline sync was cancelled. Start it again to continue where it stopped.';
 
-export interface FullSyncOptions {
+/** What a run over a scope's list is given: the full sync's and the quick refresh's common part. */
+export interface ListRunOptions {
   cache: ReportCache;
   scope: string;
-  /** The caller fetches per_page 100, sort_by id asc. */
+  /** The caller fetches per_page 100, sort_by id (ascending for the full sync, descending for the quick refresh). */
   fetchPage: (page: number, signal: AbortSignal) => Promise<ReportPage>;
+  signal?: AbortSignal;
+  now?: () => Date;
+  /** Lease duration in ms (default DEFAULT_SYNC_LEASE_MS); renewed every third of it. */
+  leaseMs?: number;
+  /** List requests of one pass at most (default: shared/paging's for a full sync, QUICK_REFRESH_MAX_PAGES for a refresh). */
+  maxPages?: number;
+}
+
+/** Claims the scope's lease for a run (or throws `busy`), with the run's clock and signal. */
+export function startListRun(options: ListRunOptions): {
+  now: () => Date;
+  signal: AbortSignal;
+  lease: HeldLease;
+} {
+  const now = options.now ?? (() => new Date());
+  const signal = options.signal ?? new AbortController().signal;
+  const lease = holdSyncLease({
+    leases: options.cache.leases,
+    scope: options.scope,
+    now,
+    leaseMs: options.leaseMs ?? DEFAULT_SYNC_LEASE_MS,
+    signal,
+  });
+  return { now, signal, lease };
+}
+
+export interface FullSyncOptions extends ListRunOptions {
   /**
    * One report, or null when the service says it does not exist (404): asked for the cached
    * reports a read did not see that lie between two pages. Without it, none is asked for.
    */
   fetchReport?: (id: string, signal: AbortSignal) => Promise<Report | null>;
-  signal?: AbortSignal;
   onProgress?: (p: Omit<SyncProgress, 'profileId'>) => void;
-  now?: () => Date;
-  /** Lease duration in ms (default DEFAULT_SYNC_LEASE_MS); renewed every third of it. */
-  leaseMs?: number;
-  /** The hard maximum of list requests of one pass (default: shared/paging's). */
-  maxPages?: number;
   /** Page requests in flight at once (default SYNC_CONCURRENCY). */
   concurrency?: number;
   /** Pages written in one transaction at most (default PAGES_PER_WRITE; the bench compares 1). */
@@ -92,15 +114,7 @@ export interface FullSyncOptions {
 
 export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary> {
   const { cache, scope, onProgress } = options;
-  const now = options.now ?? (() => new Date());
-  const signal = options.signal ?? new AbortController().signal;
-  const lease = holdSyncLease({
-    leases: cache.leases,
-    scope,
-    now,
-    leaseMs: options.leaseMs ?? DEFAULT_SYNC_LEASE_MS,
-    signal,
-  });
+  const { now, signal, lease } = startListRun(options);
   // Resume an unfinished sync (an earlier run of it may have died), or start a fresh one.
   const resumed = loadSyncState(cache, scope);
   const syncId = resumed ? resumed.mark.split(':')[0] : randomUUID();

@@ -16,40 +16,20 @@
  */
 import type { SyncSummary } from '../../../shared/contract';
 import { followPages, rateLimitRetry } from '../../../shared/paging';
-import type { ReportPage } from '../../../shared/report';
-import { throwIfStopped } from './fullSync';
+import { startListRun, throwIfStopped, type ListRunOptions } from './fullSync';
 import { compareIds } from './pageGaps';
-import { LAST_QUICK_REFRESH_META, type ReportCache } from './reportCache';
+import { LAST_QUICK_REFRESH_META } from './reportCache';
 import { REFRESH_HIGH_ID_META } from './syncState';
-import { DEFAULT_SYNC_LEASE_MS, holdSyncLease, runFailure } from './syncLease';
+import { runFailure } from './syncLease';
 
 /** 50 pages of 100: past that many new reports, the daily full sync is the better read. */
 export const QUICK_REFRESH_MAX_PAGES = 50;
 
 const CANCELLED_MESSAGE = 'The refresh was cancelled. Nothing already saved was lost.';
 
-export interface QuickRefreshOptions {
-  cache: ReportCache;
-  scope: string;
-  /** The caller fetches per_page 100, sort_by id, sort desc. */
-  fetchPage: (page: number, signal: AbortSignal) => Promise<ReportPage>;
-  signal?: AbortSignal;
-  now?: () => Date;
-  leaseMs?: number;
-  maxPages?: number;
-}
-
-export async function runQuickRefresh(options: QuickRefreshOptions): Promise<SyncSummary> {
+export async function runQuickRefresh(options: ListRunOptions): Promise<SyncSummary> {
   const { cache, scope } = options;
-  const now = options.now ?? (() => new Date());
-  const signal = options.signal ?? new AbortController().signal;
-  const lease = holdSyncLease({
-    leases: cache.leases,
-    scope,
-    now,
-    leaseMs: options.leaseMs ?? DEFAULT_SYNC_LEASE_MS,
-    signal,
-  });
+  const { now, signal, lease } = startListRun(options);
   const known = cache.getMeta(scope, REFRESH_HIGH_ID_META);
   const totals = { fetched: 0, pages: 0, added: 0, changed: 0, badNews: 0 };
   let newest: string | null = null;
