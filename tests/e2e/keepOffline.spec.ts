@@ -7,7 +7,7 @@
  * and dark.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { ALPHA, expectAccessible, screenshotBoth, startStack, type Stack } from './stack';
+import { addAlphaProfile, ALPHA, expectAccessible, screenshotBoth, startStack, type Stack } from './stack';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -16,13 +16,7 @@ let page: Page;
 
 test.beforeAll(async ({ browser }) => {
   stack = await startStack();
-  await stack.core.handlers['profiles:add']({
-    name: 'Alpha',
-    baseUrl: stack.service.baseUrl,
-    allowInsecureHttp: false,
-    apiKey: ALPHA.apiKey,
-    sessionOnly: false,
-  });
+  await addAlphaProfile(stack);
   page = await (await browser.newContext()).newPage();
 });
 

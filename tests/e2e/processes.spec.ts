@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { spawnCliCaptured } from '../helpers/cli';
-import { ALPHA, BETA, expectAccessible, startStack, type Stack } from './stack';
+import { addAlphaProfile, BETA, expectAccessible, startStack, type Stack } from './stack';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -17,13 +17,7 @@ let page: Page;
 
 test.beforeAll(async ({ browser }) => {
   stack = await startStack();
-  await stack.core.handlers['profiles:add']({
-    name: 'Alpha',
-    baseUrl: stack.service.baseUrl,
-    allowInsecureHttp: false,
-    apiKey: ALPHA.apiKey,
-    sessionOnly: false,
-  });
+  await addAlphaProfile(stack);
   page = await (await browser.newContext()).newPage();
 });
 

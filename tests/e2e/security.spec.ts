@@ -7,7 +7,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import type { ProfileView, ReportDeskBridge } from '../../shared/contract';
 import { startCaptureServer, type CaptureServer } from '../helpers/captureServer';
-import { ALPHA, startStack, type Stack } from './stack';
+import { addAlphaProfile, ALPHA, startStack, type Stack } from './stack';
 
 /** What page.evaluate callbacks see (this file is type-checked without the DOM library). */
 declare const window: { reportDesk: ReportDeskBridge; sessionStorage: Record<string, string> };
@@ -23,13 +23,7 @@ let profile: ProfileView;
 test.beforeAll(async ({ browser }) => {
   stack = await startStack();
   capture = await startCaptureServer();
-  profile = await stack.core.handlers['profiles:add']({
-    name: 'Alpha',
-    baseUrl: stack.service.baseUrl,
-    apiKey: ALPHA.apiKey,
-    allowInsecureHttp: false,
-    sessionOnly: false,
-  });
+  profile = await addAlphaProfile(stack);
   context = await browser.newContext();
   page = await context.newPage();
   await page.goto(stack.preview.url);

@@ -40,6 +40,17 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** Adds the profile "Alpha" (ALPHA's key, on the stack's service), the one most specs start from. */
+export function addAlphaProfile(stack: Stack) {
+  return stack.core.handlers['profiles:add']({
+    name: 'Alpha',
+    baseUrl: stack.service.baseUrl,
+    apiKey: ALPHA.apiKey,
+    allowInsecureHttp: false,
+    sessionOnly: false,
+  });
+}
+
 /** `updates`: the app's updater for this core (tests/e2e/updates.spec.ts); none by default, as in the preview. */
 export async function startStack(options: Pick<CoreServicesOptions, 'updates'> = {}): Promise<Stack> {
   if (!existsSync(join(rendererDir, 'index.html'))) {

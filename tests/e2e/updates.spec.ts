@@ -15,6 +15,7 @@ import { createAppUpdates } from '../../electron/core/updates/appUpdates';
 import { DownloadOnlyUpdater } from '../../electron/core/updates/updaters';
 import { makeReleaseKeys, publishRelease, startUpdateFeed, type UpdateFeed } from '../helpers/updateFeed';
 import {
+  addAlphaProfile,
   ALPHA,
   expectAccessible as expectAccessibleOn,
   screenshotBoth,
@@ -66,13 +67,7 @@ test.beforeAll(async ({ browser }) => {
           new DownloadOnlyUpdater(adapter, (file) => (installed.push(file), true)),
       }),
   });
-  await stack.core.handlers['profiles:add']({
-    name: 'Alpha',
-    baseUrl: stack.service.baseUrl,
-    apiKey: ALPHA.apiKey,
-    allowInsecureHttp: false,
-    sessionOnly: false,
-  });
+  await addAlphaProfile(stack);
   page = await (await browser.newContext()).newPage();
 });
 
