@@ -28,6 +28,9 @@ describe('npm run screenshots', () => {
       'export-light',
       'bulk-dark',
       'overview-light',
+      'changes-since-light',
+      'updates-ready-dark',
+      'privacy-light',
       'shortcuts-dark',
     ]);
     expect(
@@ -37,9 +40,22 @@ describe('npm run screenshots', () => {
 
   it('runs only the specs that take them, and every README picture is taken by one', () => {
     expect(specsTaking(picturesShown(readme), e2eSpecs())).toEqual({
-      files: ['tests/e2e/a11y.spec.ts', 'tests/e2e/app.spec.ts', 'tests/e2e/exportBulkLinks.spec.ts'],
+      files: [
+        'tests/e2e/a11y.spec.ts',
+        'tests/e2e/app.spec.ts',
+        'tests/e2e/exportBulkLinks.spec.ts',
+        'tests/e2e/keepOffline.spec.ts',
+        'tests/e2e/updates.spec.ts',
+      ],
       untaken: [],
     });
+  });
+
+  it('every picture the README shows is in docs/screenshots (made by `npm run screenshots`)', () => {
+    const missing = picturesShown(readme).filter(
+      (name) => !existsSync(join(projectDir, 'docs/screenshots', `${name}.png`)),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('names a picture no spec takes, matching the whole screenshot name', () => {
