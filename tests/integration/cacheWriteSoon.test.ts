@@ -109,3 +109,58 @@ describe('ReportCache.putReportsSoon', () => {
     cache = ReportCache.open(file);
   });
 });
+
+describe('ReportCache.putReportsLater (a walk over many pages: an export, `reports list --all`)', () => {
+  /** Waits (bounded) until every deferred page is written. */
+  async function written(): Promise<void> {
+    for (let waited = 0; cache.pendingPages > 0; waited += 10) {
+      if (waited > 5_000) throw new Error(`${cache.pendingPages} pages still pending after 5 s`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('writes nothing while the walk goes on; once it pauses, every page in order, eight per step', async () => {
+    const reports = generateReports(100);
+    const put = cache.putReports.bind(cache);
+    const pendingAtEachWrite: number[] = [];
+    cache.putReports = (scope, list, at, options) => {
+      pendingAtEachWrite.push(cache.pendingPages);
+      return put(scope, list, at, options);
+    };
+    for (let page = 0; page < 20; page++)
+      cache.putReportsLater('p', reports.slice(page * 5, page * 5 + 5), T1);
+    cache.putReportsLater('p', [{ ...reports[0], result: 'bad' }], T1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(countInFile()).toBe(0);
+    expect(cache.pendingPages).toBe(21);
+    await written();
+    expect(countInFile()).toBe(100);
+    // Each step takes its pages off the queue first: 21 → 13 → 5 → 0.
+    expect(pendingAtEachWrite).toEqual([...Array(8).fill(13), ...Array(8).fill(5), ...Array(5).fill(0)]);
+    expect(cache.getReport('p', reports[0].id)?.report.result).toBe('bad');
+  });
+
+  it('a read meanwhile writes every pending page first', () => {
+    const reports = generateReports(12);
+    cache.putReportsLater('p', reports.slice(0, 6), T1);
+    cache.putReportsLater('p', reports.slice(6), T1);
+    expect(cache.query('p', normalizeListQuery({ per_page: 100 })).page.total).toBe(12);
+    expect(cache.pendingPages).toBe(0);
+  });
+
+  it('a page written soon after deferred ones is written after them: the newer answer wins', async () => {
+    const reports = generateReports(3);
+    cache.putReportsLater('p', reports, T1);
+    cache.putReportsSoon('p', [{ ...reports[1], result: 'bad' }], T1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(countInFile()).toBe(3);
+    expect(cache.getReport('p', reports[1].id)?.report.result).toBe('bad');
+  });
+
+  it('is written by close(), without waiting for the pause', () => {
+    cache.putReportsLater('p', generateReports(9), T1);
+    cache.close();
+    expect(countInFile()).toBe(9);
+    cache = ReportCache.open(file);
+  });
+});

@@ -65,6 +65,25 @@ describe('export over a real network', () => {
     );
   });
 
+  it('writes the pages to the offline copy once the walk pauses, not while it runs: every one of them', async () => {
+    service.faults.setLatency(20);
+    const cache = app.core.cache;
+    const pendingAtProgress: number[] = [];
+    app.core.events.subscribe((event) => {
+      if (event === 'export:progress') pendingAtProgress.push(cache.pendingPages);
+    });
+    const exported = await exportJson();
+    expect(exported.count).toBe(1_200);
+    // Pages queue up during the walk instead of being written between its requests.
+    expect(Math.max(...pendingAtProgress)).toBeGreaterThan(PAGES_IN_FLIGHT);
+    for (let waited = 0; cache.pendingPages > 0 && waited < 5_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(cache.pendingPages).toBe(0);
+    const profileId = (await app.core.handlers['profiles:list'](undefined)).activeId!;
+    expect(cache.status(profileId).reportCount).toBe(1_200);
+  });
+
   it('after a 429 asks one page at a time, none before its Retry-After, and still exports everything', async () => {
     service.faults.setLatency(20);
     let armed = false;

@@ -39,6 +39,10 @@ export { CHANGES_SINCE_META, LAST_FULL_SYNC_META, SYNC_ID_META } from './reportW
 export const LAST_QUICK_REFRESH_META = 'last_quick_refresh_at';
 
 const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+/** How long a walk must pause before its deferred pages are written (putReportsLater). */
+const DEFERRED_WRITE_PAUSE_MS = 200;
+/** Deferred pages written per step: about 90 ms of work, so the process answers between steps. */
+const DEFERRED_PAGES_PER_STEP = 8;
 
 export { MIGRATIONS } from './migrations';
 
@@ -52,6 +56,8 @@ export class ReportCache {
   private readonly pendingWrites: { scope: string; reports: Report[]; fetchedAt: string }[] = [];
   private flushScheduled = false;
   private flushing = false;
+  /** The next step of the deferred writes (putReportsLater), while one is due. */
+  private deferredStep: NodeJS.Timeout | null = null;
   private readonly logger: Logger;
   /** The claim on each scope's sync (syncLease.ts). */
   readonly leases: SyncLeases;
@@ -97,6 +103,7 @@ export class ReportCache {
   }
 
   close(): void {
+    if (this.deferredStep) clearTimeout(this.deferredStep);
     this.flushPendingWrites();
     if (this.db.open) this.db.close();
   }
@@ -117,12 +124,40 @@ export class ReportCache {
     });
   }
 
-  /** Writes the pages putReportsSoon queued, in order. A failed one is logged and dropped (the cache is a copy). */
-  private flushPendingWrites(): void {
+  /**
+   * putReportsSoon for a walk over many pages (an export, `reports list --all`): the pages are
+   * written once the walk has paused for DEFERRED_WRITE_PAUSE_MS, a few per step, so the SQLite
+   * work (about 0.1 ms a report) never holds up the walk's next request. Anything that uses
+   * this cache meanwhile still writes every pending page first, in order.
+   */
+  putReportsLater(scope: string, reports: Report[], fetchedAt: string): void {
+    this.pendingWrites.push({ scope, reports, fetchedAt });
+    this.scheduleDeferredStep(DEFERRED_WRITE_PAUSE_MS);
+  }
+
+  /** Pages fetched and not yet written (putReportsSoon's and putReportsLater's). */
+  get pendingPages(): number {
+    return this.pendingWrites.length;
+  }
+
+  private scheduleDeferredStep(delayMs: number): void {
+    if (this.deferredStep) clearTimeout(this.deferredStep);
+    this.deferredStep = setTimeout(() => {
+      this.deferredStep = null;
+      this.flushPendingWrites(DEFERRED_PAGES_PER_STEP);
+      if (this.pendingWrites.length > 0) this.scheduleDeferredStep(0);
+    }, delayMs);
+    // Pending pages never keep a process alive: close() writes them.
+    this.deferredStep.unref();
+  }
+
+  /** Writes the pages queued (the first `limit`), in order. A failed one is logged and dropped (the cache is a copy). */
+  private flushPendingWrites(limit = Infinity): void {
     if (this.flushing || this.pendingWrites.length === 0 || !this.db.open) return;
     this.flushing = true;
+    const batch = this.pendingWrites.splice(0, limit);
     const writeAll = () => {
-      for (let write = this.pendingWrites.shift(); write; write = this.pendingWrites.shift()) {
+      for (const write of batch) {
         try {
           this.putReports(write.scope, write.reports, write.fetchedAt);
         } catch (error) {
@@ -134,10 +169,9 @@ export class ReportCache {
       // Pages that arrived together (an export's requests in flight) in one transaction: one
       // commit, not one per page; each page its own savepoint, so a failed one is dropped alone.
       // Stryker disable next-line ConditionalExpression,EqualityOperator: one transaction or one per page writes the same rows; only the number of commits differs.
-      if (this.pendingWrites.length > 1) this.db.transaction(writeAll).immediate();
+      if (batch.length > 1) this.db.transaction(writeAll).immediate();
       else writeAll();
     } catch (error) {
-      this.pendingWrites.length = 0;
       this.dropped(error);
     } finally {
       this.flushing = false;

@@ -94,10 +94,13 @@ export class ExportService {
     const first = options.firstPage ?? 1;
     return collectAllPages({
       ...options,
+      // The pages go to the cache once the walk pauses: the SQLite work never delays a request.
       fetchPage: (page, signal) =>
         this.listReports(
           { ...query, page },
-          page === first ? { signal } : { signal, retryRateLimited: false },
+          page === first
+            ? { signal, deferWrite: true }
+            : { signal, retryRateLimited: false, deferWrite: true },
         ),
     });
   }

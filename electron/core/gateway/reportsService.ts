@@ -18,6 +18,8 @@ import type { OnlinePolicy } from './onlinePolicy';
 export interface ListOptions {
   signal?: AbortSignal;
   retryRateLimited?: boolean;
+  /** A walk over many pages: write the page through once the walk pauses (putReportsLater). */
+  deferWrite?: boolean;
 }
 
 function isNotFound(thrown: unknown): boolean {
@@ -39,8 +41,9 @@ export class ReportsService {
       async (connection) => {
         const page = await this.connections.client(connection).listReports(query, options);
         const fetchedAt = this.now().toISOString();
-        // Written right after this answer, before any later use of the cache (see putReportsSoon).
-        this.cache.putReportsSoon(connection.scope, page.reports, fetchedAt);
+        // Written right after this answer (or once a walk pauses), before any later use of the cache.
+        if (options.deferWrite) this.cache.putReportsLater(connection.scope, page.reports, fetchedAt);
+        else this.cache.putReportsSoon(connection.scope, page.reports, fetchedAt);
         return { ...page, source: 'network' as const, fetchedAt };
       },
       (scope) => {
