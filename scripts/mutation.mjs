@@ -33,6 +33,12 @@ const TARGETS = {
     // Issue 22: the remembered base URLs.
     'tests/unit/api/clientBaseUrl.test.ts',
   ],
+  // The client's wire (bounded body, cancellable wait, Electron's redirect refusal), moved out of client.ts.
+  'electron/core/api/transport.ts': [
+    'tests/integration/client.test.ts',
+    'tests/integration/clientEdges.test.ts',
+    'tests/integration/clientElectronNet.test.ts',
+  ],
   // Issue 22: the scrubber and the reply fast path's check.
   'electron/core/secrets.ts': [
     'tests/unit/secrets.test.ts',
@@ -59,8 +65,10 @@ const TARGETS = {
   ],
   'electron/core/cache/listPlan.ts': [
     'tests/unit/cache/listPlan.test.ts',
+    'tests/unit/cache/countedPlan.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
   ],
   // The list query moved out of reportCache.ts (issue 15); the same tests guard it.
   'electron/core/cache/listQuery.ts': [
@@ -69,6 +77,29 @@ const TARGETS = {
     'tests/integration/reportCacheBehaviour.test.ts',
     'tests/integration/cacheQueryPlan.test.ts',
     'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
+  ],
+  // Issue 22: a large scope's counted list, and what both roads share.
+  'electron/core/cache/countedQuery.ts': [
+    'tests/unit/cache/countedPlan.test.ts',
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
+  ],
+  'electron/core/cache/pageSeek.ts': [
+    'tests/integration/pageSeek.test.ts',
+    'tests/integration/countedQuery.test.ts',
+  ],
+  'electron/core/cache/listSql.ts': [
+    'tests/integration/cacheQueryPlan.test.ts',
+    'tests/integration/listQueryReads.test.ts',
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedReads.test.ts',
+  ],
+  'electron/core/cache/migrations/v5ListCounts.ts': [
+    'tests/integration/countedQuery.test.ts',
+    'tests/integration/countedScopes.test.ts',
+    'tests/integration/cacheMigrations.test.ts',
   ],
   // Issue 22: the first screen's one round trip.
   'electron/core/gateway/firstScreen.ts': ['tests/integration/firstScreen.test.ts'],

@@ -20,14 +20,6 @@ export const REDACTED = '[redacted]';
 const SECRET_NAME =
   /password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization|^pass$|^pin$|^bearer$/i;
 
-/**
- * A key of a JSON text that SECRET_NAME may match: textMayHoldSecrets' test. Values are not
- * looked at (URLs such as ".../reset-password" are common); sound as long as no key holds an
- * escaped quote, which textMayHoldSecrets checks first.
- */
-const SECRET_KEY_IN_JSON =
-  /"[^"]*(?:password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization)[^"]*"\s*:|"(?:pass|pin|bearer)"\s*:/i;
-
 /** Named by the spec: kept whatever the name rule says. */
 // Stryker disable next-line ArrayDeclaration,StringLiteral: a guard; no spec field matches SECRET_NAME (secretsRules.test.ts), so removing one changes no verdict.
 const SPEC_FIELDS = new Set(['id', 'url', 'result', 'generated_at', 'privacy', 'project', 'results']);
@@ -74,22 +66,13 @@ function registeredList(registered: ReadonlySet<string>): string[] {
 }
 
 /**
- * False only when a JSON text certainly holds no secret: no secret-looking key, no known secret
- * (see textMayHoldKnownSecret), and no \u escape or escaped quote that could hide either. For a
- * text JSON.stringify wrote (its numbers read as String writes them): the cache's last guard.
- */
-export function textMayHoldSecrets(text: string): boolean {
-  if (text.includes('\\u') || text.includes('\\"') || SECRET_KEY_IN_JSON.test(text)) return true;
-  return textMayHoldKnownSecret(text);
-}
-
-/**
- * False only when a reply certainly holds nothing the scrubber would remove, so its records may
- * skip the walk: `parsed` is what JSON.parse made of `text`. Names are judged on the parsed
+ * False only when a JSON text certainly holds nothing the scrubber would remove, so it may skip
+ * the walk: `parsed` is what JSON.parse made of `text` (a reply), or what JSON.stringify wrote
+ * `text` from (a record the cache stores). Names are judged on the parsed
  * keys, where no escape can disguise them (a regular expression over the text cost as much as
  * JSON.parse itself); known secrets are looked for in the text.
  */
-export function replyMayHoldSecrets(text: string, parsed: object): boolean {
+export function jsonMayHoldSecrets(text: string, parsed: object): boolean {
   return textMayHoldKnownSecret(text) || holdsSecretNameOrNumber(parsed);
 }
 

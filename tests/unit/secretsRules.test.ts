@@ -1,11 +1,12 @@
 /**
  * The scrubber's rules one by one (secrets.ts, in `npm run mutation` since issue 22): each
- * spelling of a secret-looking name, the cache text's check, numbers that equal a secret, the
+ * spelling of a secret-looking name, the text the cache stores, numbers that equal a secret, the
  * fields whose values are never rewritten, and the caller's own extra secrets.
  */
 import { describe, expect, it } from 'vitest';
 import { registerSecret } from '../../electron/core/log';
-import { REDACTED, isSecretFieldName, scrubSecrets, textMayHoldSecrets } from '../../electron/core/secrets';
+import { recordJson } from '../../electron/core/cache/records';
+import { REDACTED, isSecretFieldName, scrubSecrets } from '../../electron/core/secrets';
 
 const NUMERIC = '73519';
 registerSecret(NUMERIC);
@@ -54,27 +55,36 @@ describe('names', () => {
   });
 });
 
-describe('textMayHoldSecrets (the cache text’s check)', () => {
-  it.each(SECRET_NAMES)('finds the key %s, with or without space before the colon', (name) => {
-    expect(textMayHoldSecrets(`{"id":"1","${name}":"v"}`)).toBe(true);
-    expect(textMayHoldSecrets(`{"id":"1","${name}" :"v"}`)).toBe(true);
-    // pass, pin and bearer count only as the whole name.
-    expect(textMayHoldSecrets(`{"id":"1","x-${name}-y":"v"}`)).toBe(!/^(pass|pin|bearer)$/i.test(name));
+/** What the cache stores for `record`, read back. */
+function stored(record: { id: unknown; [field: string]: unknown }): unknown {
+  return JSON.parse(recordJson(record));
+}
+
+describe('recordJson (the text the cache stores)', () => {
+  it.each(SECRET_NAMES)('drops the key %s, and keeps it as a flag', (name) => {
+    expect(stored({ id: 1, [name]: 'v', url: 'https://a.example/' })).toEqual({
+      id: '1',
+      url: 'https://a.example/',
+    });
+    expect(stored({ id: 1, [name]: true })).toEqual({ id: '1', [name]: true });
   });
 
   it.each(PLAIN_NAMES)('leaves the key %s, and secret-looking words in values, alone', (name) => {
-    expect(textMayHoldSecrets(`{"id":"1","${name}":"https://a.example/reset-password?token=1"}`)).toBe(false);
+    const record = { id: '1', [name]: 'https://a.example/reset-password?token=1' };
+    expect(recordJson(record)).toBe(JSON.stringify(record));
   });
 
-  it('sees through a name spelled with \\u, or cut by an escaped quote', () => {
-    expect(textMayHoldSecrets('{"id":"1","\\u0074oken":"v"}')).toBe(true);
-    expect(textMayHoldSecrets('{"id":"1","password\\"x":"v"}')).toBe(true);
-    expect(JSON.parse('{"password\\"x":"v"}')).toEqual({ 'password"x': 'v' });
+  it('finds a name however the text spells it, and a name cut by a quote', () => {
+    const record = JSON.parse('{"id":"1","\\u0074oken":"v","password\\"x":"w","keep":1}') as { id: string };
+    expect(stored(record)).toEqual({ id: '1', keep: 1 });
   });
 
-  it('finds a known secret in the text', () => {
-    expect(textMayHoldSecrets(`{"id":"1","n":${NUMERIC}}`)).toBe(true);
-    expect(textMayHoldSecrets('{"id":"1","n":7351}')).toBe(false);
+  it('cuts a known secret out of a value, and drops a number equal to one', () => {
+    expect(stored({ id: 1, note: `code ${NUMERIC}!`, n: Number(NUMERIC), m: 7351 })).toEqual({
+      id: '1',
+      note: `code ${REDACTED}!`,
+      m: 7351,
+    });
   });
 });
 

@@ -13,7 +13,7 @@ import {
   type Report,
   type ReportPage,
 } from '../../../shared/report';
-import { replyMayHoldSecrets, scrubSecrets } from '../secrets';
+import { jsonMayHoldSecrets, scrubSecrets } from '../secrets';
 import { badBody } from './failures';
 
 type JsonObject = Record<string, unknown>;
@@ -38,7 +38,7 @@ export function parseJsonBody(status: number, text: string): unknown {
   }
   if (typeof parsed === 'object' && parsed !== null) {
     parsedBodies.add(parsed);
-    if (!replyMayHoldSecrets(text, parsed)) certainlyClean.add(parsed);
+    if (!jsonMayHoldSecrets(text, parsed)) certainlyClean.add(parsed);
   }
   return parsed;
 }

@@ -43,7 +43,8 @@ export type ListPlan =
    * stop after `skip + take` matches; no sort step. Project and result are checked in the
    * index itself; a search either reads each visited row's url (`search: 'row'`) or asks the
    * trigram index's set of matches (`search: 'trigram-set'`, no row read, one pass over the
-   * matches first).
+   * matches first), or in a large scope the set of the rows of its urls (`search: 'url-set'`,
+   * found in the URL index, no row read).
    */
   | {
       kind: 'walk';
@@ -51,12 +52,25 @@ export type ListPlan =
       reverse: boolean;
       skip: number;
       take: number;
-      search: 'row' | 'trigram-set';
+      search: 'row' | 'trigram-set' | 'url-set';
     }
   /** Read every match found by the trigram index, sort them, then skip: cheap when they are few. */
   | { kind: 'trigram'; skip: number; take: number }
   /** Read every row of the filters' index range, sort them, then skip (no search). */
-  | { kind: 'filter-then-sort'; skip: number; take: number };
+  | { kind: 'filter-then-sort'; skip: number; take: number }
+  /**
+   * A large scope's deep page (see pageSeek.ts): the counted positions give the bucket of the
+   * order holding row `position` (counted from the start of the ascending order), the walk
+   * starts there and takes `take` rows.
+   */
+  | { kind: 'seek'; index: SortIndex; position: number; take: number }
+  /**
+   * A large scope's search or filter in URL order (see countedQuery.ts): the matching urls'
+   * counts, in order, find the url holding the page's first row; only the page's rows are read.
+   */
+  | { kind: 'url-runs'; skip: number; take: number }
+  /** A large scope's search with few matches: their rows, found through their urls, sorted. */
+  | { kind: 'url-matches'; skip: number; take: number };
 
 /**
  * Rough costs, in rows read from the table: a step along an index is far cheaper than a row
@@ -78,7 +92,10 @@ export interface PlanInput {
   trigramSearch: boolean;
 }
 
-export function choosePlan({ q, total, rangeRows, filteredRows, trigramSearch }: PlanInput): ListPlan {
+/** The plans choosePlan picks from (the others are a large scope's: chooseCountedPlan). */
+export type IndexedPlan = Extract<ListPlan, { kind: 'empty' | 'walk' | 'trigram' | 'filter-then-sort' }>;
+
+export function choosePlan({ q, total, rangeRows, filteredRows, trigramSearch }: PlanInput): IndexedPlan {
   const offset = (q.page - 1) * q.per_page;
   if (offset >= total) return { kind: 'empty' };
   const { index } = walkIndexFor(q);
@@ -109,4 +126,48 @@ export function choosePlan({ q, total, rangeRows, filteredRows, trigramSearch }:
   if (rowWalkSafe && best === rowWalk) return { ...walk, search: 'row' };
   if (best === setWalk) return { ...walk, search: 'trigram-set' };
   return { kind: 'trigram', skip: offset, take: q.per_page };
+}
+
+/** Index steps a walk may take to its page before a large scope seeks it through the counted positions. */
+export const SEEK_FROM_STEPS = 20_000;
+/** A search's match found in the URL index, into a set a walk asks (no row read). */
+const URL_SET_COST = 0.15;
+/** A search's match found in the URL index and sorted there; by date, its row read too. */
+const URL_MATCH_COST = { indexed: 0.5, generated_at: 2.5 };
+
+/**
+ * The plan for a large scope (countedQuery.ts), where every total is counted rather than
+ * found. Without a search: choosePlan's, unless its walk would step over more than
+ * SEEK_FROM_STEPS index entries to reach the page; then a seek (without a project filter:
+ * the positions know results, not projects). In URL order with a search or a filter, the
+ * runs of the matching urls. With a search otherwise, the cheapest of a walk reading rows, a
+ * walk asking the set of the matching urls' rows, and those rows collected and sorted.
+ */
+export function chooseCountedPlan(
+  input: Omit<PlanInput, 'trigramSearch'>,
+  seekFromSteps = SEEK_FROM_STEPS,
+): ListPlan {
+  const { q, total, rangeRows, filteredRows } = input;
+  const plan = choosePlan({ ...input, trigramSearch: false });
+  if (plan.kind !== 'walk') return plan;
+  const offset = (q.page - 1) * q.per_page;
+  const needed = plan.skip + plan.take;
+  const steps = (needed * rangeRows) / total;
+  // In URL order a site's rows sit together, and a filter (or a search) is often a site: a
+  // walk may cross a long run of other sites' rows. The runs of its urls skip those.
+  if (q.sort_by === 'url' && (q.search !== '' || q.project !== '' || q.result !== null))
+    return { kind: 'url-runs', skip: offset, take: q.per_page };
+  if (q.search === '') {
+    if (q.project !== '' || steps <= seekFromSteps) return plan;
+    // The page's first row counted from the start of the ascending order.
+    const ascending = q.sort === 'asc' ? offset : total - offset - plan.take;
+    return { kind: 'seek', index: plan.index, position: ascending, take: plan.take };
+  }
+  const rowWalk = steps * INDEX_STEP_COST + (needed * filteredRows) / total;
+  const setWalk = steps * INDEX_STEP_COST + total * URL_SET_COST;
+  const collect = total * URL_MATCH_COST[q.sort_by === 'generated_at' ? 'generated_at' : 'indexed'];
+  const best = Math.min(rowWalk, setWalk, collect);
+  if (best === rowWalk) return plan;
+  if (best === setWalk) return { ...plan, search: 'url-set' };
+  return { kind: 'url-matches', skip: offset, take: q.per_page };
 }

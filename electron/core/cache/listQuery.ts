@@ -1,12 +1,22 @@
 /**
- * The list query and its planner glue: the filters' WHERE clause, the totals (trigger-kept
- * counts, or the trigram index for a search), the remembered search matches, and the page read
- * the way listPlan.ts chooses. Used by ReportCache, which owns the connection and its
- * prepared statements.
+ * The list query and its planner glue: the totals (trigger-kept counts, or the trigram index
+ * for a search), the remembered search matches, and the page read the way listPlan.ts
+ * chooses. A large scope's list is counted instead (countedQuery.ts). Used by ReportCache,
+ * which owns the connection and its prepared statements.
  */
 import type Database from 'better-sqlite3';
 import type { NormalizedListQuery, ReportPage } from '../../../shared/report';
-import { choosePlan, walkIndexFor, type ListPlan } from './listPlan';
+import { CountedQuery } from './countedQuery';
+import { choosePlan, type ListPlan } from './listPlan';
+import {
+  countedRows,
+  listFilters,
+  planCounts,
+  readPageRows,
+  RememberedSearches,
+  SEARCH_CONDITION,
+  type Statement,
+} from './listSql';
 import { parseRecord, type ReportRow } from './records';
 
 export interface CacheQueryResult {
@@ -17,16 +27,6 @@ export interface CacheQueryResult {
   plan: ListPlan;
 }
 
-const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
-  id: ['id_sort', 'id'],
-  generated_at: ['generated_at', 'id_sort', 'id'],
-  url: ['url', 'id_sort', 'id'],
-  result: ['result', 'id_sort', 'id'],
-};
-
-/** Searches remembered at most (a handful paged or re-sorted; a million rowids is ~8 MB of JSON). */
-const REMEMBERED_SEARCHES = 16;
-
 interface SearchMatches {
   total: number;
   /** The trigram index's query (null: no row can match, or a search too short for it). */
@@ -36,52 +36,39 @@ interface SearchMatches {
 }
 
 export class ListQuery {
-  /** Search matches in the database as it was at `matchesVersion` (see rememberedMatches). */
-  private readonly matches = new Map<string, SearchMatches>();
-  // Stryker disable next-line StringLiteral: any start value that is not "<n>/<n>" differs from the first version read, as '' does
-  private matchesVersion = '';
+  /** Search matches in the database as it is (see RememberedSearches). */
+  private readonly matches: RememberedSearches<SearchMatches>;
+  private readonly counted: CountedQuery;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     /** The cache's prepared statement for this SQL (the cache writes pending pages first). */
-    private readonly statement: (sql: string) => Database.Statement,
-  ) {}
+    private readonly statement: Statement,
+    /** Index steps before a large scope's page is sought (listPlan.ts › SEEK_FROM_STEPS); tests lower it. */
+    options: { seekFromSteps?: number } = {},
+  ) {
+    this.matches = new RememberedSearches(db, statement);
+    this.counted = new CountedQuery(db, statement, options.seekFromSteps);
+  }
 
-  /**
-   * The WHERE clause of a list query's filters (project, result, search): the list and the
-   * overview share it. instr() matches the text literally, so % and _ in a search are plain
-   * characters; the trigram index only narrows the rows (see query).
-   */
-  private filterSql(
-    scope: string,
-    q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
-  ): { whereSql: string; params: Record<string, unknown> } {
-    const filters = ['scope = @scope'];
-    const params: Record<string, unknown> = { scope };
-    if (q.project !== '') {
-      filters.push('project = @project');
-      params.project = q.project;
-    }
-    if (q.result !== null) {
-      filters.push('result = @result');
-      params.result = q.result;
-    }
-    if (q.search !== '') {
-      filters.push('instr(url_lower, @search) > 0');
-      params.search = q.search.toLowerCase();
-    }
-    return { whereSql: filters.join(' AND '), params };
+  /** Whether the scope's list is counted (it reached 20,000 reports: migrations/v5ListCounts.ts). */
+  private isCounted(scope: string): boolean {
+    return (
+      this.statement('SELECT EXISTS (SELECT 1 FROM counted_scopes WHERE scope = ?)').pluck().get(scope) === 1
+    );
   }
 
   /**
    * Reports per (project, result) matching the filters: the overview's numbers. Without a
-   * search the trigger-kept counts answer; with one, the matching rows are counted.
+   * search the trigger-kept counts answer; with one, the matching rows are counted (in a
+   * large scope, their urls' counts).
    */
   resultCounts(
     scope: string,
     q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
   ): { project: string; result: string; n: number }[] {
-    const { whereSql, params } = this.filterSql(scope, q);
+    if (q.search !== '' && this.isCounted(scope)) return this.counted.resultCounts(scope, q);
+    const { whereSql, params } = listFilters(scope, q);
     const sql =
       q.search === ''
         ? `SELECT project, result, sum(n) AS n FROM report_counts WHERE ${whereSql} GROUP BY project, result HAVING sum(n) > 0`
@@ -91,69 +78,13 @@ export class ListQuery {
   }
 
   /**
-   * One page of the list, with the service's semantics (see report-service-api.md §4.1).
-   * The total comes first, from the cheapest exact source: the trigger-kept counts without a
-   * search, the trigram index alone with one. Then listPlan.ts picks how to read the page.
+   * One page of the list, with the service's semantics (see report-service-api.md §4.1):
+   * found with the trigram index (indexedRead), or counted in a large scope (countedQuery.ts).
    */
   query(scope: string, q: NormalizedListQuery): CacheQueryResult {
-    const { whereSql, params } = this.filterSql(scope, q);
-    const search = q.search.toLowerCase();
-    // Fewer than 3 characters is below the trigram index's reach: those rows are checked one by one.
-    const trigramSearch = [...search].length >= 3;
-
-    // A search's matches: their number, and (for a trigram search, when a plan needs them)
-    // their rowids, found once and remembered while the database is unchanged.
-    const matches =
-      search === ''
-        ? null
-        : this.rememberedMatches([scope, search, q.project, q.result], () =>
-            trigramSearch
-              ? this.trigramMatches(scope, search, q)
-              : {
-                  total: (
-                    this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
-                      n: number;
-                    }
-                  ).n,
-                  match: null,
-                },
-          );
-    const total = matches ? matches.total : this.countedRows(scope, q.project, q.result);
-    const { leading } = walkIndexFor(q);
-    const rangeRows = this.countedRows(
-      scope,
-      leading === 'project' ? q.project : '',
-      leading === 'result' ? q.result : null,
-    );
-    const filteredRows = search === '' ? total : this.countedRows(scope, q.project, q.result);
-    const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
-
-    let rows: ReportRow[] = [];
-    if (plan.kind !== 'empty') {
-      const order = (direction: 'ASC' | 'DESC') =>
-        ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
-      const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
-      const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
-      const inMatches = 'rowid IN (SELECT value FROM json_each(@rowids))';
-      const source =
-        plan.kind === 'walk' && plan.search === 'trigram-set'
-          ? `reports INDEXED BY ${plan.index} WHERE ${whereSql.replace('instr(url_lower, @search) > 0', inMatches)}`
-          : plan.kind === 'walk'
-            ? `reports INDEXED BY ${plan.index} WHERE ${whereSql}`
-            : plan.kind === 'trigram'
-              ? `reports NOT INDEXED WHERE ${inMatches} AND ${whereSql}`
-              : `reports WHERE ${whereSql}`;
-      const usesMatches = plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set');
-      // Only a trigram search with matches gets those plans (choosePlan), so its query is known.
-      if (usesMatches && matches?.match) params.rowids = matches.rowids ??= this.trigramRowids(matches.match);
-      // Order and skip on the narrow columns first; read the JSON records of this page only.
-      rows = this.statement(
-        `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
-           SELECT rowid FROM ${source} ORDER BY ${order(walked)} LIMIT @take OFFSET @skip
-         ) ORDER BY ${order(listed)}`,
-      ).all({ ...params, take: plan.take, skip: plan.skip }) as ReportRow[];
-    }
-
+    const { total, plan, rows } = this.isCounted(scope)
+      ? this.counted.read(scope, q)
+      : this.indexedRead(scope, q);
     let oldest: string | null = null;
     for (const row of rows) if (oldest === null || row.fetched_at < oldest) oldest = row.fetched_at;
     return {
@@ -169,41 +100,62 @@ export class ListQuery {
     };
   }
 
-  /** Rows of the scope with these filters ('' and null: any), from the trigger-kept counts. */
-  countedRows(scope: string, project: string, result: string | null): number {
-    const where = ['scope = @scope'];
-    if (project !== '') where.push('project = @project');
-    if (result !== null) where.push('result = @result');
-    return (
-      this.statement(`SELECT coalesce(sum(n), 0) AS n FROM report_counts WHERE ${where.join(' AND ')}`).get({
-        scope,
-        ...(project !== '' ? { project } : {}),
-        ...(result !== null ? { result } : {}),
-      }) as { n: number }
-    ).n;
+  /**
+   * The total first, from the cheapest exact source: the trigger-kept counts without a
+   * search, the trigram index alone with one. Then listPlan.ts picks how to read the page.
+   */
+  private indexedRead(
+    scope: string,
+    q: NormalizedListQuery,
+  ): { total: number; plan: ListPlan; rows: ReportRow[] } {
+    const { whereSql, params } = listFilters(scope, q);
+    const search = q.search.toLowerCase();
+    // Fewer than 3 characters is below the trigram index's reach: those rows are checked one by one.
+    const trigramSearch = [...search].length >= 3;
+
+    // A search's matches: their number, and (for a trigram search, when a plan needs them)
+    // their rowids, found once and remembered while the database is unchanged.
+    const matches =
+      search === ''
+        ? null
+        : this.matches.get([scope, search, q.project, q.result], () =>
+            trigramSearch
+              ? this.trigramMatches(scope, search, q)
+              : {
+                  total: (
+                    this.statement(`SELECT count(*) AS n FROM reports WHERE ${whereSql}`).get(params) as {
+                      n: number;
+                    }
+                  ).n,
+                  match: null,
+                },
+          );
+    const { filteredRows, rangeRows } = planCounts(this.statement, scope, q);
+    const total = matches ? matches.total : filteredRows;
+    const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
+    if (plan.kind === 'empty') return { total, plan, rows: [] };
+
+    const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
+    const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
+    const inMatches = 'rowid IN (SELECT value FROM json_each(@rowids))';
+    const source =
+      plan.kind === 'walk' && plan.search === 'trigram-set'
+        ? `reports INDEXED BY ${plan.index} WHERE ${whereSql.replace(SEARCH_CONDITION, inMatches)}`
+        : plan.kind === 'walk'
+          ? `reports INDEXED BY ${plan.index} WHERE ${whereSql}`
+          : plan.kind === 'trigram'
+            ? `reports NOT INDEXED WHERE ${inMatches} AND ${whereSql}`
+            : `reports WHERE ${whereSql}`;
+    const usesMatches = plan.kind === 'trigram' || (plan.kind === 'walk' && plan.search === 'trigram-set');
+    // Only a trigram search with matches gets those plans (choosePlan), so its query is known.
+    if (usesMatches && matches?.match) params.rowids = matches.rowids ??= this.trigramRowids(matches.match);
+    const { take, skip } = plan;
+    return { total, plan, rows: readPageRows(this.statement, { q, source, walked, params, take, skip }) };
   }
 
-  /**
-   * A search's matches, remembered while the database is unchanged: paging through a search
-   * or sorting it another way finds them once. Unchanged means no commit by another
-   * connection (PRAGMA data_version) and no row changed by this one (total_changes()).
-   */
-  private rememberedMatches(filters: readonly unknown[], find: () => SearchMatches): SearchMatches {
-    const version = `${this.db.pragma('data_version', { simple: true }) as number}/${
-      (this.statement('SELECT total_changes() AS n').get() as { n: number }).n
-    }`;
-    if (version !== this.matchesVersion) {
-      this.matches.clear();
-      this.matchesVersion = version;
-    }
-    const key = JSON.stringify(filters);
-    let found = this.matches.get(key);
-    if (found === undefined) {
-      found = find();
-      if (this.matches.size >= REMEMBERED_SEARCHES) this.matches.clear();
-      this.matches.set(key, found);
-    }
-    return found;
+  /** Rows of the scope with these filters ('' and null: any), from the trigger-kept counts. */
+  countedRows(scope: string, project: string, result: string | null): number {
+    return countedRows(this.statement, scope, project, result);
   }
 
   /**

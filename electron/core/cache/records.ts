@@ -3,7 +3,7 @@
  * Kept apart from the SQLite code so they can be tested without a database.
  */
 import type { Report } from '../../../shared/report';
-import { scrubSecrets, textMayHoldSecrets } from '../secrets';
+import { jsonMayHoldSecrets, scrubSecrets } from '../secrets';
 
 /**
  * The JSON text the cache stores for a record: scrubbed of secrets (by name and by value, see
@@ -12,8 +12,8 @@ import { scrubSecrets, textMayHoldSecrets } from '../secrets';
 export function recordJson(record: { id: unknown }): string {
   const plain = typeof record.id === 'string' ? record : { ...record, id: String(record.id) };
   const json = JSON.stringify(plain);
-  // Almost no record holds anything secret-looking: the walk runs only when the text shows it.
-  return textMayHoldSecrets(json) ? JSON.stringify(scrubSecrets(plain)) : json;
+  // Almost no record holds anything secret-looking: the scrub runs only when a key or the text shows it.
+  return jsonMayHoldSecrets(json, plain) ? JSON.stringify(scrubSecrets(plain)) : json;
 }
 
 /** A copy of `value` without secret-looking fields nor any secret this process knows. */

@@ -9,7 +9,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseJsonBody, toAccount, toReport, toReportPage } from '../../../electron/core/api/responses';
 import { registerSecret } from '../../../electron/core/log';
-import { replyMayHoldSecrets } from '../../../electron/core/secrets';
+import { jsonMayHoldSecrets } from '../../../electron/core/secrets';
 import { AccountSchema, ReportSchema } from '../../../shared/report';
 import { AppFailure } from '../../../shared/errors';
 import {
@@ -136,10 +136,10 @@ describe('replies that hold nothing to remove stay on the fast path', () => {
   });
 
   it('judges a body whose secret-looking field holds a value by walking it', () => {
-    expect(replyMayHoldSecrets('{}', { a: [{ b: { token: 'x' } }] })).toBe(true);
-    expect(replyMayHoldSecrets('{}', { a: [{ b: { token: null, pass: false } }] })).toBe(false);
-    expect(replyMayHoldSecrets('{}', [1, [2, [73519]]])).toBe(true);
-    expect(replyMayHoldSecrets('{}', { n: 73519.5, m: '73519' })).toBe(false);
+    expect(jsonMayHoldSecrets('{}', { a: [{ b: { token: 'x' } }] })).toBe(true);
+    expect(jsonMayHoldSecrets('{}', { a: [{ b: { token: null, pass: false } }] })).toBe(false);
+    expect(jsonMayHoldSecrets('{}', [1, [2, [73519]]])).toBe(true);
+    expect(jsonMayHoldSecrets('{}', { n: 73519.5, m: '73519' })).toBe(false);
   });
 });
 

@@ -8,12 +8,14 @@ import { V1_INITIAL } from './v1Initial';
 import { V2_SYNC_LEASES } from './v2SyncLeases';
 import { V3_LIST_PLANNER } from './v3ListPlanner';
 import { V4_OFFLINE_CHANGES } from './v4OfflineChanges';
+import { V5_LIST_COUNTS } from './v5ListCounts';
 
 export const MIGRATIONS: readonly string[] = [
   V1_INITIAL,
   V2_SYNC_LEASES,
   V3_LIST_PLANNER,
   V4_OFFLINE_CHANGES,
+  V5_LIST_COUNTS,
 ];
 
 /**
