@@ -107,10 +107,10 @@ function listStateKey(profileId: string): string {
 /**
  * Installed in every page before its own scripts (issue 22): from the navigation on, each
  * animation frame looks for the 100 rows, and the first frame that has them records
- * `performance.now()` as `__rowsSeenAt`. Polling from Playwright instead starts only once the
- * page's load event has reached this process and Playwright's own script has been evaluated in
- * the page, so it saw the rows up to tens of milliseconds after they were on screen (both
- * figures are printed).
+ * `performance.now()` as `__rowsSeenAt`. The goal's figure stays the one polled from Playwright
+ * (as before): its polling starts once the page's load event has reached this process and
+ * Playwright's own script has run in the page, so it sees the rows when the page is also free
+ * to answer, up to tens of milliseconds after the first frame that had them. Both are printed.
  */
 export const ROWS_WATCH = `(() => {
   const check = () => {
@@ -232,11 +232,17 @@ async function measureUi(page: Page, preview: PreviewServer, bench: BenchCore): 
 
   const loads: RowsTiming[] = [];
   for (let run = 0; run < LOAD_RUNS; run++) loads.push(await reloadForRows(page, bench.profileId));
-  note(BENCH, `navigation → 100 rows (ms, in the page): ${loads.map((t) => round(t.inPage, 1)).join(', ')}`);
-  note(BENCH, `the same loads polled by Playwright (ms): ${loads.map((t) => round(t.polled, 1)).join(', ')}`);
+  note(
+    BENCH,
+    `navigation → 100 rows (ms, polled by Playwright): ${loads.map((t) => round(t.polled, 1)).join(', ')}`,
+  );
+  note(
+    BENCH,
+    `the same loads' first frame with the rows (ms): ${loads.map((t) => round(t.inPage, 1)).join(', ')}`,
+  );
   note(BENCH, `before the first rows of the last load: ${await startProfile(page)}`);
-  info(BENCH, 'navigation_to_100_rows_polled_median', round(median(loads.map((t) => t.polled)), 1), 'ms');
-  const navigationMedian = median(loads.map((t) => t.inPage));
+  info(BENCH, 'navigation_to_100_rows_in_page_median', round(median(loads.map((t) => t.inPage)), 1), 'ms');
+  const navigationMedian = median(loads.map((t) => t.polled));
   emit({
     bench: BENCH,
     metric: 'navigation_to_100_rows_from_cache_median',

@@ -142,11 +142,11 @@ async function main(): Promise<void> {
     for (const variant of variants) {
       const loads = variant.loads.map((ms) => round(ms, 0));
       process.stdout.write(
-        `${variant.name}: polled by Playwright: median ${round(median(variant.loads), 1)} ms (${loads.join(', ')})\n`,
+        `${variant.name}: polled by Playwright (the bench's figure): median ${round(median(variant.loads), 1)} ms (${loads.join(', ')})\n`,
       );
       const seen = variant.seen.map((ms) => round(ms, 0));
       process.stdout.write(
-        `  in the page (the bench's figure): median ${round(median(variant.seen), 1)} ms (${seen.join(', ')})\n`,
+        `  first frame with the rows, seen in the page: median ${round(median(variant.seen), 1)} ms (${seen.join(', ')})\n`,
       );
       if (variant.cpu.length > 0) {
         const cpu = variant.cpu.map((ms) => round(ms, 0));
