@@ -1,5 +1,5 @@
 /**
- * The screens and dialogs the reports list does not need, loaded when first used (issue 22):
+ * The screens, dialogs and bars the reports list does not need, loaded when first used (issue 22):
  * their code stays out of the JavaScript the first screen waits for. Each is the module's own
  * component, so the screens stay as they are; while one loads, a screen shows an announced
  * skeleton (its heading, and with it the focus, arrive with the code — see lib/focus.ts) and a
@@ -40,8 +40,8 @@ export const OpenLinkDialog = lazy(() =>
 export const BulkActions = lazy(() =>
   import('./components/BulkActions').then((m) => ({ default: m.BulkActions })),
 );
-export const OverviewPanel = lazy(() =>
-  import('./components/OverviewPanel').then((m) => ({ default: m.OverviewPanel })),
+export const UpdateReadyBar = lazy(() =>
+  import('./components/UpdateReadyBar').then((m) => ({ default: m.UpdateReadyBar })),
 );
 
 /** A screen whose code may still be on its way. */

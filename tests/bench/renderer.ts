@@ -24,11 +24,11 @@ import { CHROMIUM_LAUNCH_OPTIONS } from '../helpers/chromium';
 
 const BENCH = 'renderer';
 const KB = 1024;
-const REPORTS = 1_000;
+export const REPORTS = 1_000;
 const LOAD_RUNS = 5;
 const SORT_ROUNDS = 3;
 const UI_TIMEOUT_MS = 20_000;
-const ROWS = 'table[aria-label="Reports"] tbody tr.clickable';
+export const ROWS = 'table[aria-label="Reports"] tbody tr.clickable';
 
 /** Header label to click → the order it leads to, from the default (id, descending). */
 const SORT_CLICKS: { label: string; sortBy: SortBy; sort: SortDirection }[] = [
@@ -104,8 +104,41 @@ function listStateKey(profileId: string): string {
   return `reportdesk.list.${profileId}`;
 }
 
-/** Puts the list back to id/desc with 100 rows per page and reloads; answers ms to 100 rows. */
-async function reloadWithHundredRows(page: Page, profileId: string): Promise<number> {
+/**
+ * Installed in every page before its own scripts (issue 22): from the navigation on, each
+ * animation frame looks for the 100 rows, and the first frame that has them records
+ * `performance.now()` as `__rowsSeenAt`. The goal's figure stays the one polled from Playwright
+ * (as before): its polling starts once the page's load event has reached this process and
+ * Playwright's own script has run in the page, so it sees the rows when the page is also free
+ * to answer, up to tens of milliseconds after the first frame that had them. Both are printed.
+ */
+export const ROWS_WATCH = `(() => {
+  const check = () => {
+    if (document.querySelectorAll(${JSON.stringify(ROWS)}).length === 100) {
+      globalThis.__rowsSeenAt = performance.now();
+    } else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+})();`;
+
+/** A reload's two readings of the first frame with 100 rows (ms after the navigation's start). */
+export interface RowsTiming {
+  /** Seen by ROWS_WATCH, inside the page, at the first frame with the rows. */
+  inPage: number;
+  /** Seen by Playwright's polling at the first frame after the load event and its own setup. */
+  polled: number;
+}
+
+/** Puts the list back to id/desc with 100 rows per page, reloads, and times the first 100 rows. */
+export async function reloadForRows(page: Page, profileId: string): Promise<RowsTiming> {
+  const polled = await reloadWithHundredRows(page, profileId);
+  const inPage = await page.evaluate(() => (globalThis as { __rowsSeenAt?: number }).__rowsSeenAt);
+  if (typeof inPage !== 'number') throw new Error('The page did not record its first frame with 100 rows.');
+  return { inPage, polled };
+}
+
+/** Puts the list back to id/desc with 100 rows per page and reloads; answers ms to 100 rows (polled). */
+export async function reloadWithHundredRows(page: Page, profileId: string): Promise<number> {
   await page.evaluate(
     ([key]) =>
       (
@@ -137,7 +170,7 @@ async function reloadWithHundredRows(page: Page, profileId: string): Promise<num
  * What the page did before its first rows, from its own timings (ms since navigation start):
  * HTML and script received, DOM ready, and each bridge call's start and end.
  */
-async function startProfile(page: Page): Promise<string> {
+export async function startProfile(page: Page): Promise<string> {
   return page.evaluate(() => {
     // The page's timeline (the Node type-check has no DOM lib, hence the local shape).
     interface Entry {
@@ -145,6 +178,7 @@ async function startProfile(page: Page): Promise<string> {
       startTime: number;
       responseEnd: number;
       domContentLoadedEventEnd: number;
+      loadEventEnd: number;
     }
     const timeline = globalThis.performance as unknown as { getEntriesByType(type: string): Entry[] };
     const at = (ms: number) => Math.round(ms);
@@ -155,7 +189,7 @@ async function startProfile(page: Page): Promise<string> {
       const label = name.startsWith('/__bridge') ? 'bridge call' : name.split('/').pop();
       parts.push(`${label} ${at(entry.startTime)}→${at(entry.responseEnd)}`);
     }
-    parts.push(`DOM ready ${at(nav.domContentLoadedEventEnd)}`);
+    parts.push(`DOM ready ${at(nav.domContentLoadedEventEnd)}`, `load ${at(nav.loadEventEnd)}`);
     return parts.join(', ');
   });
 }
@@ -196,11 +230,19 @@ async function measureUi(page: Page, preview: PreviewServer, bench: BenchCore): 
   const fromCacheNote = await page.locator('.source-note').count();
   if (fromCacheNote === 0) throw new Error('The list does not say it comes from the offline copy.');
 
-  const loads: number[] = [];
-  for (let run = 0; run < LOAD_RUNS; run++) loads.push(await reloadWithHundredRows(page, bench.profileId));
-  note(BENCH, `navigation → 100 rows (ms): ${loads.map((ms) => round(ms, 1)).join(', ')}`);
+  const loads: RowsTiming[] = [];
+  for (let run = 0; run < LOAD_RUNS; run++) loads.push(await reloadForRows(page, bench.profileId));
+  note(
+    BENCH,
+    `navigation → 100 rows (ms, polled by Playwright): ${loads.map((t) => round(t.polled, 1)).join(', ')}`,
+  );
+  note(
+    BENCH,
+    `the same loads' first frame with the rows (ms): ${loads.map((t) => round(t.inPage, 1)).join(', ')}`,
+  );
   note(BENCH, `before the first rows of the last load: ${await startProfile(page)}`);
-  const navigationMedian = median(loads);
+  info(BENCH, 'navigation_to_100_rows_in_page_median', round(median(loads.map((t) => t.inPage)), 1), 'ms');
+  const navigationMedian = median(loads.map((t) => t.polled));
   emit({
     bench: BENCH,
     metric: 'navigation_to_100_rows_from_cache_median',
@@ -263,6 +305,7 @@ export async function runRenderer(): Promise<void> {
     // tsx compiles the page callbacks with esbuild's keepNames, which calls a __name helper
     // that only exists in Node; in the page it can be the identity.
     await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+    await context.addInitScript({ content: ROWS_WATCH });
     const page = await context.newPage();
     try {
       await measureUi(page, preview, bench);

@@ -8,7 +8,7 @@ import type { UpdateStatus } from '../../shared/contract';
 import { Toasts } from '../../renderer/src/components/Shell';
 import { UpdateReadyBar } from '../../renderer/src/components/UpdateReadyBar';
 import { UpdatesSettings } from '../../renderer/src/components/UpdatesSettings';
-import { failureSentence, waitingSentence } from '../../renderer/src/lib/updates';
+import { failureSentence, waitingSentence } from '../../renderer/src/lib/updateWords';
 import { failWith, installFakeBridge, renderWithApp, type FakeHandlers } from './helpers';
 
 afterEach(cleanup);

@@ -14,7 +14,7 @@ import type { CacheOverview, ResultCounts } from '../../../shared/contract';
 import { REPORT_RESULTS, type ListQuery, type ReportResult } from '../../../shared/model';
 import { call } from '../lib/bridge';
 import { ageOf } from '../lib/format';
-import { queryKeys } from '../lib/queries';
+import { afterFirstScreen, queryKeys } from '../lib/queries';
 import { RESULT_LABELS } from './Badges';
 
 const OPEN_KEY = 'reportdesk:overview-open';
@@ -30,7 +30,7 @@ export function useOverview(profileId: string, filters: Pick<ListQuery, 'search'
     // Under the cache status key: whatever refreshes the cache status (a sync, a clear, a
     // change) refreshes the overview with it.
     queryKey: [...queryKeys.cacheStatus(profileId), 'overview', filters] as const,
-    queryFn: () => call('cache:overview', filters),
+    queryFn: () => afterFirstScreen().then(() => call('cache:overview', filters)),
   });
 }
 

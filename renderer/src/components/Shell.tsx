@@ -8,8 +8,8 @@ import { ageOf, formatTime } from '../lib/format';
 import { focusScreenHeading, useScreenFocus } from '../lib/focus';
 import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, pathOf, useRoute, type Route } from '../lib/router';
-import { LazyPart, ShortcutSheet } from '../lazyParts';
-import { UpdateReadyBar } from './UpdateReadyBar';
+import { LazyPart, OnceNeeded, ShortcutSheet, UpdateReadyBar } from '../lazyParts';
+import { updateBarShows, useUpdateStatus } from '../lib/updates';
 import { WRITE_BLOCK_REASON_ID } from './WriteActionButton';
 
 export const PROFILE_SWITCHER_ID = 'profile-switcher';
@@ -267,6 +267,7 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
   const route = useRoute();
   useScreenFocus(pathOf(route), screenName);
   const [shortcutsOpen, setShortcutsOpen] = useShortcutSheet();
+  const updates = useUpdateStatus();
   return (
     <div className="app">
       {/* A button, not href="#main": the hash belongs to the router. */}
@@ -310,7 +311,9 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
         <div className="app-content">
           <OfflineBanner />
           <SyncStrip />
-          <UpdateReadyBar />
+          <OnceNeeded when={updateBarShows(updates.data)}>
+            <UpdateReadyBar />
+          </OnceNeeded>
           <main id="main" tabIndex={-1}>
             {children}
           </main>

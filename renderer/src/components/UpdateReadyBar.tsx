@@ -9,7 +9,8 @@ import { useState } from 'react';
 import type { UpdateStatus } from '../../../shared/contract';
 import { call, errorOf } from '../lib/bridge';
 import { useToasts } from '../lib/appState';
-import { UPDATES_KEY, useUpdateStatus, waitingSentence } from '../lib/updates';
+import { UPDATES_KEY, updateBarShows, useUpdateStatus } from '../lib/updates';
+import { waitingSentence } from '../lib/updateWords';
 import { Modal } from './Modal';
 
 export function UpdateReadyBar() {
@@ -20,7 +21,7 @@ export function UpdateReadyBar() {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const version = data?.update?.version;
-  if (!data?.managed || !version || (data.phase !== 'ready' && data.phase !== 'installing')) return null;
+  if (!data || !version || !updateBarShows(data)) return null;
   const waiting = data.restartWaitingFor;
   if (laterFor === version && !waiting && data.phase === 'ready') return null;
 

@@ -8,13 +8,8 @@ import { useId, useState } from 'react';
 import type { UpdateChannel, UpdatePreferences, UpdateStatus } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
 import { call, errorOf } from '../lib/bridge';
-import {
-  CHANNEL_OPTIONS,
-  failureSentence,
-  UPDATES_KEY,
-  unmanagedSentence,
-  useUpdateStatus,
-} from '../lib/updates';
+import { CHANNEL_OPTIONS, failureSentence, unmanagedSentence } from '../lib/updateWords';
+import { UPDATES_KEY, useUpdateStatus } from '../lib/updates';
 import { DateText } from './Badges';
 import { ErrorView } from './ErrorView';
 import { FieldRow } from './FieldValue';

@@ -10,20 +10,20 @@ import { appError } from '../../../shared/errors';
 import { normalizeListQuery, type ListQuery } from '../../../shared/model';
 import { call, CallError } from './bridge';
 import { inAppWords } from './errorWords';
+import { askFirstScreen, LAST_PROFILE_KEY, type FirstScreenAsked } from './firstScreenCall';
 import { listStateToQuery, loadListState } from './listState';
 import { latestConnectivity, queryKeys } from './queries';
 
-/** The profile whose list this window showed last: the list the first answer brings. */
-const LAST_PROFILE_KEY = 'reportdesk.firstScreen.profile';
-/** The contract's profile ids: anything else in storage would get the whole answer refused. */
-const PROFILE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** How long a failed list waits for the list screen to look at it (then the screen asks itself). */
 const HANDOVER_MS = 10_000;
 
-export function prefetchFirstScreen(client: QueryClient, withList: boolean): void {
-  const expected = withList ? lastProfile() : null;
-  const query = expected === null ? null : listStateToQuery(loadListState(expected));
-  const answer = call('app:firstScreen', expected && query ? { list: { profileId: expected, query } } : {});
+/** Puts the first screen's answer into the queries (asking now unless `asked` says it was asked already). */
+export function prefetchFirstScreen(
+  client: QueryClient,
+  withList: boolean,
+  asked: FirstScreenAsked = askFirstScreen(withList),
+): void {
+  const { expected, query, answer } = asked;
   rememberActiveProfile(client);
 
   // Hooks that mount before the answer wait for it instead of asking themselves.
@@ -102,15 +102,6 @@ function watched(client: QueryClient, queryKey: QueryKey, ms: number): Promise<v
       resolve();
     }
   });
-}
-
-function lastProfile(): string | null {
-  try {
-    const id = localStorage.getItem(LAST_PROFILE_KEY);
-    return id !== null && PROFILE_ID.test(id) ? id : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Keeps the active profile's id for the next start, whenever the profiles change. */

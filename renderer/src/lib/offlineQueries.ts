@@ -8,7 +8,7 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import { useEffect } from 'react';
 import type { ChangesSummary, OfflineState } from '../../../shared/contract';
 import { call, onEvent } from './bridge';
-import { invalidateReportLists, queryKeys } from './queries';
+import { afterFirstScreen, invalidateReportLists, queryKeys } from './queries';
 
 export const offlineKeys = {
   state: (profileId: string) => ['offline', profileId] as const,
@@ -20,19 +20,22 @@ export const offlineKeys = {
 export function useOfflineState(profileId: string) {
   return useQuery({
     queryKey: offlineKeys.state(profileId),
-    queryFn: () => call('offline:get', { profileId }),
+    queryFn: () => afterFirstScreen().then(() => call('offline:get', { profileId })),
   });
 }
 
 export function useChangesSummary(profileId: string) {
-  return useQuery({ queryKey: offlineKeys.summary(profileId), queryFn: () => call('changes:summary') });
+  return useQuery({
+    queryKey: offlineKeys.summary(profileId),
+    queryFn: () => afterFirstScreen().then(() => call('changes:summary')),
+  });
 }
 
 /** Of the rows on screen, the ones to mark as new (unseen "added" changes). */
 export function useNewMarks(profileId: string, ids: readonly string[]): ReadonlySet<string> {
   const marks = useQuery({
     queryKey: offlineKeys.marks(profileId, ids),
-    queryFn: () => call('changes:marks', { ids: [...ids] }),
+    queryFn: () => afterFirstScreen().then(() => call('changes:marks', { ids: [...ids] })),
     enabled: ids.length > 0,
   });
   return new Set(marks.data?.newIds ?? []);

@@ -145,6 +145,18 @@ function afterPaint(): Promise<void> {
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
+let firstScreenPainted: Promise<void> | null = null;
+
+/**
+ * Resolves once the app's first screen is on screen, and at once from then on (issue 22): the
+ * reads that only add to the first screen — the changes panel, the "new" marks, the overview,
+ * the update bar — are asked after the rows are painted, not in their way.
+ */
+export function afterFirstScreen(): Promise<void> {
+  firstScreenPainted ??= afterPaint();
+  return firstScreenPainted;
+}
+
 export function useProjects(profileId: string | null) {
   return useQuery({
     ...scopedToProfile(profileId, queryKeys.projects),

@@ -7,15 +7,17 @@ import {
   type ReportResult,
   type SortBy,
 } from '../../../shared/model';
-import { DateText, PrivacyBadge, RESULT_LABELS, ResultBadge } from '../components/Badges';
+import { RESULT_LABELS } from '../components/Badges';
 import { ChangesPanel } from '../components/ChangesPanel';
 import { ErrorView } from '../components/ErrorView';
 import { Pagination } from '../components/Pagination';
+import { ReportRow, useRowActions } from '../components/ReportRow';
 import { PageCheckbox, SelectionBar } from '../components/SelectionControls';
 import { LoadingStatus, SkeletonRows } from '../components/Skeleton';
 import { ToolbarSelect, type SelectOption } from '../components/ToolbarSelect';
 import { WriteActionButton } from '../components/WriteActionButton';
-import { BulkActions, ExportDialog, LazyPart, OnceNeeded, OpenLinkDialog, OverviewPanel } from '../lazyParts';
+import { BulkActions, ExportDialog, LazyPart, OnceNeeded, OpenLinkDialog } from '../lazyParts';
+import { OverviewPanel } from '../components/OverviewPanel';
 import { useReportVisibleSource } from '../lib/appState';
 import { ageOf } from '../lib/format';
 import {
@@ -27,7 +29,7 @@ import {
   saveListState,
   type ListState,
 } from '../lib/listState';
-import { useRowSelection, type RowSelection } from '../lib/rowSelection';
+import { useRowSelection } from '../lib/rowSelection';
 import { SEARCH_INPUT_ID } from '../lib/searchFocus';
 import { useDebouncedText } from '../lib/useDebouncedText';
 import { useRowKeys } from '../lib/useRowKeys';
@@ -89,6 +91,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
   const selection = useRowSelection(rowIds, JSON.stringify(listStateToQuery(state)));
   const tableBody = useRef<HTMLTableSectionElement>(null);
   useRowKeys(selection, tableBody, (id) => navigate(`/reports/${id}`));
+  const rowActions = useRowActions(selection);
 
   function sortByColumn(key: SortBy) {
     if (state.sortBy === key) update({ sort: state.sort === 'asc' ? 'desc' : 'asc' });
@@ -188,12 +191,10 @@ export function ReportsList({ profileId }: { profileId: string }) {
       </div>
 
       <ChangesPanel profileId={profileId} />
-      <LazyPart>
-        <OverviewPanel
-          profileId={profileId}
-          filters={{ search: query.search, project: query.project, result: query.result }}
-        />
-      </LazyPart>
+      <OverviewPanel
+        profileId={profileId}
+        filters={{ search: query.search, project: query.project, result: query.result }}
+      />
 
       <SelectionBar selection={selection} />
       <OnceNeeded when={selection.selectedIds.length > 0}>
@@ -270,60 +271,16 @@ export function ReportsList({ profileId }: { profileId: string }) {
                   <SkeletonRows rows={Math.min(state.perPage, 10)} columns={COLUMNS.length + 1} />
                 )}
                 {page?.reports.map((report, index) => (
-                  <tr
+                  <ReportRow
                     key={report.id}
-                    className={rowClass(selection, report.id, index)}
-                    // One row is in the Tab order (a roving tab stop); the keys move it.
-                    tabIndex={index === Math.max(selection.focus, 0) ? 0 : -1}
-                    data-row-index={index}
-                    onFocus={(e) => e.target === e.currentTarget && selection.setFocus(index)}
-                    onClick={() => navigate(`/reports/${report.id}`)}
-                  >
-                    <td className="select-cell" onClick={(e) => e.stopPropagation()}>
-                      <input
-                        type="checkbox"
-                        checked={selection.isSelected(report.id)}
-                        aria-label={`Select report ${report.id}`}
-                        tabIndex={-1}
-                        onChange={(e) =>
-                          selection.toggle(report.id, (e.nativeEvent as MouseEvent).shiftKey === true)
-                        }
-                      />
-                    </td>
-                    <td className="id-cell">
-                      {report.id}
-                      {newIds.has(report.id) && <span className="badge badge-new">New</span>}
-                    </td>
-                    <td className="url-cell">
-                      <a
-                        href={`#/reports/${encodeURIComponent(report.id)}`}
-                        // The cell cuts a long URL short; the tooltip shows all of it.
-                        title={report.url}
-                        tabIndex={-1}
-                        onClick={(e) => e.stopPropagation()}
-                      >
-                        {report.url}
-                      </a>
-                    </td>
-                    <td>
-                      <ResultBadge result={report.result} />
-                    </td>
-                    <td>
-                      <PrivacyBadge privacy={report.privacy} />
-                    </td>
-                    {report.project === null || report.project === undefined ? (
-                      <td>
-                        <span className="muted">—</span>
-                      </td>
-                    ) : (
-                      <td className="project-cell" title={String(report.project)}>
-                        {String(report.project)}
-                      </td>
-                    )}
-                    <td className="nowrap">
-                      <DateText value={report.generated_at} />
-                    </td>
-                  </tr>
+                    report={report}
+                    index={index}
+                    focused={selection.focus === index}
+                    tabbable={index === Math.max(selection.focus, 0)}
+                    selected={selection.isSelected(report.id)}
+                    isNew={newIds.has(report.id)}
+                    actions={rowActions}
+                  />
                 ))}
               </tbody>
             </table>
@@ -372,11 +329,4 @@ export function ReportsList({ profileId }: { profileId: string }) {
       )}
     </section>
   );
-}
-
-function rowClass(selection: RowSelection, id: string, index: number): string {
-  let name = 'clickable';
-  if (selection.focus === index) name += ' row-focus';
-  if (selection.isSelected(id)) name += ' row-selected';
-  return name;
 }
