@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReportCache } from '../../electron/core/cache/reportCache';
+import { createLogger } from '../../electron/core/log';
 import { normalizeListQuery } from '../../shared/report';
 import { generateReports } from '../fixtures/generatedReports';
 
@@ -57,6 +58,9 @@ describe('ReportCache.putReportsSoon', () => {
   });
 
   it('a file another process keeps locked drops the pending pages, logged, and the cache carries on', async () => {
+    const lines: string[] = [];
+    cache.close();
+    cache = ReportCache.open(file, { logger: createLogger('test', (line) => lines.push(line)) });
     const other = ReportCache.open(file);
     try {
       const reports = generateReports(4);
@@ -71,6 +75,7 @@ describe('ReportCache.putReportsSoon', () => {
       other.close();
     }
     expect(countInFile()).toBe(0);
+    expect(lines.filter((line) => line.includes('Could not keep a fetched page'))).toHaveLength(1);
     cache.putReportsSoon('p', generateReports(1), T1);
     await new Promise((resolve) => setImmediate(resolve));
     expect(countInFile()).toBe(1);
@@ -138,6 +143,18 @@ describe('ReportCache.putReportsLater (a walk over many pages: an export, `repor
     // Each step takes its pages off the queue first: 21 → 13 → 5 → 0.
     expect(pendingAtEachWrite).toEqual([...Array(8).fill(13), ...Array(8).fill(5), ...Array(5).fill(0)]);
     expect(cache.getReport('p', reports[0].id)?.report.result).toBe('bad');
+  });
+
+  it('waits for the walk to pause: a page every 60 ms keeps putting the writing off', async () => {
+    const reports = generateReports(50);
+    for (let page = 0; page < 5; page++) {
+      cache.putReportsLater('p', reports.slice(page * 10, page * 10 + 10), T1);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    // 300 ms since the first page, 60 ms since the last: nothing written yet.
+    expect(countInFile()).toBe(0);
+    await written();
+    expect(countInFile()).toBe(50);
   });
 
   it('a read meanwhile writes every pending page first', () => {

@@ -103,7 +103,7 @@ export class ReportCache {
   }
 
   close(): void {
-    if (this.deferredStep) clearTimeout(this.deferredStep);
+    // A deferred step still due finds nothing pending (and the file closed) when it runs.
     this.flushPendingWrites();
     if (this.db.open) this.db.close();
   }
