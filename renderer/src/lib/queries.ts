@@ -146,6 +146,8 @@ function afterPaint(): Promise<void> {
 }
 
 let firstScreenPainted: Promise<void> | null = null;
+/** The reads after the first screen wait this long at most for the page to be idle. */
+const IDLE_WAIT_MS = 500;
 
 /**
  * Resolves once the app's first screen is on screen, and at once from then on (issue 22): the
@@ -153,8 +155,17 @@ let firstScreenPainted: Promise<void> | null = null;
  * the update bar — are asked after the rows are painted, not in their way.
  */
 export function afterFirstScreen(): Promise<void> {
-  firstScreenPainted ??= afterPaint();
+  firstScreenPainted ??= afterPaint().then(whenIdle);
   return firstScreenPainted;
+}
+
+/** Resolves once the page has nothing else to do (at the latest after IDLE_WAIT_MS). */
+function whenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function')
+      requestIdleCallback(() => resolve(), { timeout: IDLE_WAIT_MS });
+    else setTimeout(resolve, 0);
+  });
 }
 
 export function useProjects(profileId: string | null) {
