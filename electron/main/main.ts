@@ -64,7 +64,12 @@ process.on('unhandledRejection', (reason) => {
 });
 
 protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  // codeCache (with standard): scripts' compiled code is kept between starts (Electron's
+  // protocol docs; appProtocol.ts marks the hashed assets as kept for good).
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+  },
 ]);
 app.enableSandbox();
 

@@ -20,7 +20,14 @@ import type { AddressInfo } from 'node:net';
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isLoopbackHost } from '../../shared/baseUrl';
-import { contentTypeFor, isInside, realFileInside, securityHeaders } from '../core/desktop/appProtocol';
+import {
+  contentTypeFor,
+  isHashedAsset,
+  isInside,
+  KEPT_FOR_GOOD,
+  realFileInside,
+  securityHeaders,
+} from '../core/desktop/appProtocol';
 import type { ContractHandlers, EventName, EventPayloads } from '../../shared/contract';
 import { appError, fail, type Result } from '../../shared/errors';
 import type { EventHub } from '../core/events';
@@ -236,7 +243,9 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       return;
     }
     const type = contentTypeFor(file);
-    sendBody(response, 200, type, await readFile(file), method);
+    // As app:// does: the hashed assets are kept for good (and their compiled code with them).
+    const kept: Record<string, string> = isHashedAsset(pathname) ? { 'Cache-Control': KEPT_FOR_GOOD } : {};
+    sendBody(response, 200, type, await readFile(file), method, kept);
   }
 
   await new Promise<void>((resolveListen, rejectListen) => {
@@ -329,7 +338,7 @@ function invalid(message: string): Result<never> {
   return fail(appError('invalid_input', message));
 }
 
-/** The app:// protocol's security headers, with nothing kept in the browser's cache. */
+/** The app:// protocol's security headers; nothing is kept in the browser's cache unless a response says so. */
 function setSecurityHeaders(response: ServerResponse): void {
   for (const [name, value] of Object.entries({ ...securityHeaders(), 'Cache-Control': 'no-store' })) {
     response.setHeader(name, value);

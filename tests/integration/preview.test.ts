@@ -128,6 +128,7 @@ beforeAll(async () => {
   // Records whether the bridge existed when the app's own script ran.
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'window.appSawBridge = typeof window.reportDesk;\n');
   await writeFile(join(rendererDir, 'assets', 'app.css'), 'body { margin: 0 }\n');
+  await writeFile(join(rendererDir, 'assets', 'index-DyYxvGT4.js'), 'window.hashed = true;\n');
   await writeFile(join(root, 'secret.txt'), SECRET_TEXT);
   await symlink(join(root, 'secret.txt'), join(rendererDir, 'assets', 'linked.txt'));
 
@@ -268,6 +269,11 @@ describe('static files', () => {
     expect(script.body).toContain('appSawBridge');
     expect(script.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(script.headers['cache-control']).toBe('no-store');
+    // A file Vite named by its content is kept for good, as app:// keeps it.
+    const hashed = await send('/assets/index-DyYxvGT4.js', { headers: authed() });
+    expect(hashed.status).toBe(200);
+    expect(hashed.headers['cache-control']).toBe('max-age=31536000, immutable');
+    expect(hashed.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     const style = await send('/assets/app.css', { headers: authed() });
     expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
     expect((await send('/assets/missing.js', { headers: authed() })).status).toBe(404);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APP_ENTRY_URL,
+  cacheControlFor,
   createAppProtocolHandler,
   resolveAppRequest,
 } from '../../../electron/core/desktop/appProtocol';
@@ -18,6 +19,7 @@ beforeAll(() => {
   mkdirSync(join(root, 'assets'), { recursive: true });
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>ReportDesk</title>');
   writeFileSync(join(root, 'assets', 'app-1234.js'), 'console.log("app")');
+  writeFileSync(join(root, 'assets', 'index-DyYxvGT4.js'), 'console.log("hashed")');
   writeFileSync(join(root, 'assets', 'style.css'), 'body{}');
   writeFileSync(join(root, 'assets', 'with space.svg'), '<svg/>');
   writeFileSync(join(base, 'secret.txt'), 'outside the renderer folder');
@@ -107,5 +109,30 @@ describe('createAppProtocolHandler', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(await response.text()).toBe('');
+  });
+});
+
+describe('what may be kept', () => {
+  it("keeps Vite's hashed scripts and styles for good, and asks again for everything else", () => {
+    expect(cacheControlFor('/assets/index-DyYxvGT4.js')).toBe('max-age=31536000, immutable');
+    expect(cacheControlFor('/assets/later-m4X-6j2n.js')).toBe('max-age=31536000, immutable');
+    expect(cacheControlFor('/assets/index-BcP6XLpd.css')).toBe('max-age=31536000, immutable');
+    for (const path of [
+      '/',
+      '/index.html',
+      '/assets/app-1234.js',
+      '/assets/style.css',
+      '/x/index-DyYxvGT4.js',
+    ])
+      expect(cacheControlFor(path)).toBe('no-cache');
+  });
+
+  it('says so on the response', async () => {
+    const handler = createAppProtocolHandler(root);
+    const hashed = await handler(new Request('app://reportdesk/assets/index-DyYxvGT4.js'));
+    expect(hashed.headers.get('cache-control')).toBe('max-age=31536000, immutable');
+    expect(hashed.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    const entry = await handler(new Request('app://reportdesk/'));
+    expect(entry.headers.get('cache-control')).toBe('no-cache');
   });
 });

@@ -319,7 +319,7 @@ describe('main process wiring', () => {
   it('uses REPORT_DESK_DATA_DIR, registers app:// as privileged, and skips OS protocol registration in E2E runs', () => {
     expect(fake.electron.app.getPath('userData')).toBe(dataDir);
     expect(fake.state.privilegedSchemes).toEqual([
-      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
     ]);
     expect(fake.state.registeredProtocols).toEqual([]);
   });
