@@ -74,7 +74,16 @@ export async function runMillion(): Promise<void> {
         goal: '<= 20 ms',
         met: p95 <= 20,
       });
-      info(BENCH, 'sqlite_max_1m', round(Math.max(...times), 3), 'ms');
+      // Issue 22's goal for the slowest query of the mix at a million reports.
+      const max = Math.max(...times);
+      emit({
+        bench: BENCH,
+        metric: 'sqlite_max_1m',
+        value: round(max, 3),
+        unit: 'ms',
+        goal: '<= 50 ms',
+        met: max <= 50,
+      });
     } finally {
       cache.close();
     }
