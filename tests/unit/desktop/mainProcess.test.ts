@@ -217,6 +217,15 @@ const fake = vi.hoisted(() => {
       registerSchemesAsPrivileged: (schemes: unknown[]) => {
         if (isReady)
           throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready');
+        // Electron's protocol docs: codeCache "only works when `standard` is also set to true", and
+        // since electron/electron#40544 the call throws for a non-standard scheme asking for it.
+        for (const { privileges } of schemes as {
+          privileges?: { codeCache?: boolean; standard?: boolean };
+        }[])
+          if (privileges?.codeCache && !privileges.standard)
+            throw new Error(
+              'Code cache can only be enabled when the custom scheme is registered as standard scheme.',
+            );
         state.privilegedSchemes.push(...schemes);
       },
       handle: (scheme: string, handler: (request: Request) => Promise<Response>) => {
