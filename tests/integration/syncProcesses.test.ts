@@ -51,6 +51,13 @@ const cli = (args: string[], extra?: Record<string, string>) => spawnCliCaptured
 function appSync(
   mode: 'full' | 'quick' = 'full',
 ): Promise<{ ok: true; value: SyncSummary } | { ok: false; error: AppError }> {
+  return appSide(mode);
+}
+
+/** The app's side in its own process (tests/fixtures/gatewaySyncChild.ts), for `mode`. */
+function appSide<T>(
+  mode: 'full' | 'quick' | 'export',
+): Promise<{ ok: true; value: T } | { ok: false; error: AppError }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', APP_SYNC_CHILD, dataDir, mode], {
       cwd: ROOT,
@@ -303,6 +310,35 @@ describe('one full sync per profile across processes', () => {
     expect(next.code, next.stderr).toBe(0);
     expect(JSON.parse(next.stdout)).toMatchObject({ pruned: true, reason: null });
     expect(cachedIds()).toEqual(await serviceIds());
+  }, 120_000);
+});
+
+describe("the export's deferred writes across processes", () => {
+  it('an export in the app racing a CLI sync against a slow service that rate-limits once: both finish, nothing is lost', async () => {
+    await churn(3);
+    // Unlike the reference service: slow, and one list request refused with 429 and Retry-After.
+    service.faults.add({
+      method: 'GET',
+      path: '/api/v1/reports',
+      status: 429,
+      headers: { 'Retry-After': '1' },
+      times: 1,
+    });
+    const [exported, run] = await slowly(() =>
+      Promise.all([
+        appSide<{ count: number; pages: number; pendingAfter: number }>('export'),
+        cli(['cache', 'sync', '--json']),
+      ]),
+    );
+    service.faults.clear();
+    expect(run.code, run.stderr).toBe(0);
+    const live = await serviceIds();
+    expect(exported).toEqual({
+      ok: true,
+      value: { count: live.length, pages: Math.ceil(live.length / 100), pendingAfter: 0 },
+    });
+    // The export's pages, written after or between the sync's, leave the copy equal to the service.
+    expect(cachedIds()).toEqual(live);
   }, 120_000);
 });
 
