@@ -1,7 +1,8 @@
 /**
  * Random data for the counted road's tests (tests/integration/countedQuery.test.ts and
  * countedScopes.test.ts): urls made to trip a count that assumed words, ids and dates that
- * cross the position buckets, and queries over them; the reference service's reports; and two
+ * cross the position buckets, and queries over them; the reference service's reports (also the
+ * migration, plan and read tests' data); and two
  * checks on the cache's file.
  */
 import type Database from 'better-sqlite3';

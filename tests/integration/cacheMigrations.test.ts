@@ -13,24 +13,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { idSortKey, projectOf, recordJson, textOrNull } from '../../electron/core/cache/records';
 import { LAST_FULL_SYNC_META, MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
-import { generateReports } from '../../electron/demo-service/seed';
 import { normalizeListQuery, type ListQuery, type Report } from '../../shared/report';
+import { serviceReports } from '../helpers/countedData';
 
 const FETCHED_AT = '2025-06-01T12:00:00.000Z';
 const SCOPE = 'profile-a';
 const OTHER_SCOPE = 'profile-b';
 /** The schema version at which each table first exists (1-based, as PRAGMA user_version counts). */
 const SYNC_LEASES_SINCE = 2;
-
-function generated(count: number, seed: number): Report[] {
-  return generateReports({
-    seed,
-    count,
-    firstId: 1,
-    anchor: new Date('2025-06-01T00:00:00.000Z'),
-    passwordHash: '',
-  }).map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id) }));
-}
 
 /** Records whose ids, filters and URLs are easy to get wrong in a rebuilt index. */
 const TRICKY: Report[] = [
@@ -40,8 +30,8 @@ const TRICKY: Report[] = [
 ];
 
 const REPORTS: Record<string, Report[]> = {
-  [SCOPE]: [...generated(250, 31), ...TRICKY],
-  [OTHER_SCOPE]: generated(120, 32),
+  [SCOPE]: [...serviceReports(250, 31), ...TRICKY],
+  [OTHER_SCOPE]: serviceReports(120, 32),
 };
 
 const QUERIES: ListQuery[] = [

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePlan, walkIndexFor, type ListPlan } from '../../electron/core/cache/listPlan';
 import { MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
 import { mulberry32, pick } from '../../electron/demo-service/random';
-import { DEMO_PROJECTS, generateReports } from '../../electron/demo-service/seed';
+import { DEMO_PROJECTS } from '../../electron/demo-service/seed';
+import { serviceReports } from '../helpers/countedData';
 import {
   normalizeListQuery,
   PER_PAGE_VALUES,
@@ -30,16 +31,6 @@ const FETCHED_AT = '2025-06-01T12:00:00.000Z';
 const BASE_QUERY: NormalizedListQuery = normalizeListQuery();
 const SCOPE = 'main';
 const OTHER_SCOPE = 'other';
-
-function generated(count: number, firstId: number, seed: number): Report[] {
-  return generateReports({
-    seed,
-    count,
-    firstId,
-    anchor: new Date('2025-06-01T00:00:00.000Z'),
-    passwordHash: '',
-  }).map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id) }));
-}
 
 /** Records whose search keys and filter values are easy to get wrong. */
 const TRICKY: Report[] = [
@@ -149,9 +140,9 @@ describe('the cache list query planner', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'report-desk-plan-'));
     cache = ReportCache.open(join(dir, 'cache.sqlite'));
-    main = [...generated(6_000, 1, 11), ...TRICKY];
+    main = [...serviceReports(6_000, 11), ...TRICKY];
     // Another scope with the same kind of data (ids overlap on purpose): never part of an answer.
-    other = [...generated(2_000, 1, 12), ...TRICKY.map((r) => ({ ...r, url: `${r.url}/other` }))];
+    other = [...serviceReports(2_000, 12), ...TRICKY.map((r) => ({ ...r, url: `${r.url}/other` }))];
     for (let i = 0; i < main.length; i += 1_000)
       cache.putReports(SCOPE, main.slice(i, i + 1_000), FETCHED_AT);
     cache.putReports(OTHER_SCOPE, other, FETCHED_AT);
@@ -236,7 +227,7 @@ describe('remembered search totals', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'report-desk-totals-'));
     cache = ReportCache.open(join(dir, 'cache.sqlite'));
-    cache.putReports(SCOPE, generated(500, 1, 13), FETCHED_AT);
+    cache.putReports(SCOPE, serviceReports(500, 13), FETCHED_AT);
   });
   afterAll(() => {
     cache.close();
@@ -286,8 +277,8 @@ describe('migration 2 (the planner’s search index)', () => {
         `INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at, fetched_at, record)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
-      const main = [...generated(800, 1, 21), ...TRICKY];
-      const other = generated(300, 1, 22);
+      const main = [...serviceReports(800, 21), ...TRICKY];
+      const other = serviceReports(300, 22);
       for (const [scope, reports] of [
         [SCOPE, main],
         [OTHER_SCOPE, other],

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListPlan } from '../../electron/core/cache/listPlan';
 import { ListQuery } from '../../electron/core/cache/listQuery';
 import { ReportCache } from '../../electron/core/cache/reportCache';
-import { DEMO_PROJECTS, generateReports } from '../../electron/demo-service/seed';
+import { DEMO_PROJECTS } from '../../electron/demo-service/seed';
+import { serviceReports } from '../helpers/countedData';
 import {
   normalizeListQuery,
   SORT_BY_VALUES,
@@ -88,13 +89,7 @@ describe('the list query’s reads', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'report-desk-reads-'));
     cache = ReportCache.open(join(dir, 'cache.sqlite'));
-    const reports: Report[] = generateReports({
-      seed: 31,
-      count: 3_000,
-      firstId: 1,
-      anchor: new Date('2025-06-01T00:00:00.000Z'),
-      passwordHash: '',
-    }).map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id) }));
+    const reports: Report[] = serviceReports(3_000, 31);
     for (let i = 0; i < 5; i++)
       reports.push({
         id: String(90_000 + i),
