@@ -15,7 +15,7 @@ import {
   whatChangedText,
 } from '../../renderer/src/lib/offlineWords';
 import { ReportsList } from '../../renderer/src/screens/ReportsList';
-import { ONLINE, failWith, installFakeBridge, renderWithApp } from './helpers';
+import { OFFLINE_STATE, ONLINE, failWith, installFakeBridge, renderWithApp } from './helpers';
 
 afterEach(cleanup);
 
@@ -23,18 +23,7 @@ const NOW = Date.parse('2026-11-23T12:00:00Z');
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const announced = () => document.querySelector('[data-live-region]')!.textContent ?? '';
 
-const STATE: OfflineState = {
-  profileId: 'p1',
-  keepOffline: false,
-  refreshMinutes: 15,
-  notifyBad: false,
-  keepOfflineChosen: false,
-  lastQuickRefreshAt: null,
-  lastFullSyncAt: null,
-  running: null,
-  waitingForPower: false,
-  lastError: null,
-};
+const STATE: OfflineState = OFFLINE_STATE;
 
 const EMPTY_COUNTS = { added: 0, addedBad: 0, changed: 0, turnedBad: 0, removed: 0 };
 
