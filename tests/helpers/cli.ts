@@ -1,5 +1,5 @@
 /** Running the CLI in tests: in this process with captured streams, or as a real process. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCli, type CliIo } from '../../electron/cli/runCli';
 
@@ -28,17 +28,22 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs the real CLI in its own process (from source, through tsx), feeding `stdin`. */
 export function spawnCliCaptured(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CliRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
+  child.stdin.end(stdin);
+  return finished(child);
+}
+
+/** What a child process printed, and its exit code (-1 when a signal ended it), once it is over. */
+export function finished(child: ChildProcessWithoutNullStreams): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
   });
 }

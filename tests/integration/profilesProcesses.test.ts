@@ -17,7 +17,7 @@ import { KEYCHAIN_SERVICE_ENV } from '../../electron/cli/session';
 import { KeytarKeyStore } from '../../electron/core/keys/keyStore';
 import { createCoreServices, dataPaths, type CoreServices } from '../../electron/core/services';
 import { startDemoService, type DemoAccount, type DemoService } from '../../electron/demo-service/server';
-import { spawnCliCaptured, type CliRun } from '../helpers/cli';
+import { finished, spawnCliCaptured, type CliRun } from '../helpers/cli';
 import { REAL_KEYCHAIN } from '../helpers/keychain';
 import { findSecrets } from '../helpers/secrets';
 import { skipWhen } from '../helpers/skip';
@@ -87,14 +87,6 @@ function appChild(args: string[], stdin = ''): ChildProcessWithoutNullStreams {
   children.push(child);
   child.stdin.end(stdin);
   return child;
-}
-
-function finished(child: ChildProcessWithoutNullStreams): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
 }
 
 function printed(child: ChildProcessWithoutNullStreams, line: string): Promise<void> {

@@ -22,7 +22,7 @@ import { PAGES_AHEAD_PER_REQUEST, PAGES_IN_FLIGHT } from '../../shared/paging';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import { dataPaths } from '../../electron/core/services';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
-import { spawnCliCaptured, type CliRun } from '../helpers/cli';
+import { finished, spawnCliCaptured, type CliRun } from '../helpers/cli';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const APP_SYNC_CHILD = join(ROOT, 'tests/fixtures/gatewaySyncChild.ts');
@@ -55,27 +55,20 @@ function appSync(
 }
 
 /** The app's side in its own process (tests/fixtures/gatewaySyncChild.ts), for `mode`. */
-function appSide<T>(
+async function appSide<T>(
   mode: 'full' | 'quick' | 'export',
 ): Promise<{ ok: true; value: T } | { ok: false; error: AppError }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', APP_SYNC_CHILD, dataDir, mode], {
+  const { code, stdout, stderr } = await finished(
+    spawn(process.execPath, ['--import', 'tsx', APP_SYNC_CHILD, dataDir, mode], {
       cwd: ROOT,
       env: { ...process.env, ...env() },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error(`the app-side sync exited ${code} without a result: ${stderr}`));
-      }
-    });
-  });
+    }),
+  );
+  try {
+    return JSON.parse(stdout) as { ok: true; value: T } | { ok: false; error: AppError };
+  } catch {
+    throw new Error(`the app side (${mode}) exited ${code} without a result: ${stderr}`);
+  }
 }
 
 /** Every report id the service holds now, read page by page at full speed. */

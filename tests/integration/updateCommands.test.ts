@@ -19,26 +19,13 @@ import {
   type ReleaseKeys,
   type UpdateFeed,
 } from '../helpers/updateFeed';
+import { finished, type CliRun } from '../helpers/cli';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GUARD = join(ROOT, 'tests/fixtures/noElectronPreload.mjs');
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', GUARD, '--import', 'tsx', ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+function run(args: string[]): Promise<CliRun> {
+  return finished(spawn(process.execPath, ['--import', GUARD, '--import', 'tsx', ...args], { cwd: ROOT }));
 }
 const updateCheck = (...args: string[]) => run(['electron/updates-cli/updateCheck.ts', ...args]);
 const releaseSign = (...args: string[]) => run(['electron/updates-cli/releaseSign.ts', ...args]);

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { finished, type CliRun } from '../helpers/cli';
 import { AppFailure } from '../../shared/errors';
 import { createLogger, memorySink } from '../../electron/core/log';
 import {
@@ -37,21 +38,10 @@ afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 const settingsFile = () => join(dataDir, UPDATE_SETTINGS_FILE);
 const onDisk = () => JSON.parse(readFileSync(settingsFile(), 'utf8')) as Record<string, unknown>;
 
-function runChild(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [
-      '--import',
-      'tsx',
-      join(import.meta.dirname, '../fixtures', script),
-      ...args,
-    ]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+function runChild(script: string, args: string[]): Promise<CliRun> {
+  return finished(
+    spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../fixtures', script), ...args]),
+  );
 }
 
 describe('the settings', () => {
