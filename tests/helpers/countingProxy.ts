@@ -6,6 +6,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
+import { tempCore, type TempCore } from '../reliability/helpers';
 
 export interface ProxiedRequest {
   page: number;
@@ -99,4 +100,26 @@ export function expectPacedAfterRateLimit(proxy: CountingProxy, retryAfterMs: nu
   // Before the 429 the walk did ask several at a time.
   const before = proxy.log.filter((r) => r.start < refused.end);
   expect(Math.max(...before.map((r) => r.inFlightAtStart))).toBeGreaterThan(1);
+}
+
+/**
+ * A real core on a temp data dir whose one profile ("Net") reaches the service through `proxy`,
+ * with short time-outs and a quick retry, as the network tests use it.
+ */
+export async function coreBehindProxy(
+  prefix: string,
+  proxy: CountingProxy,
+  apiKey: string,
+): Promise<TempCore> {
+  const app = await tempCore(prefix, {
+    client: { timeoutMs: 5_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 10_000 } },
+  });
+  await app.core.handlers['profiles:add']({
+    name: 'Net',
+    baseUrl: proxy.baseUrl,
+    apiKey,
+    allowInsecureHttp: false,
+    sessionOnly: false,
+  });
+  return app;
 }

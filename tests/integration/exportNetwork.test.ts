@@ -11,12 +11,13 @@ import { PAGES_IN_FLIGHT } from '../../shared/paging';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { runCliCaptured } from '../helpers/cli';
 import {
+  coreBehindProxy,
   countingProxy,
   expectPacedAfterRateLimit,
   RATE_LIMIT_ONCE,
   type CountingProxy,
 } from '../helpers/countingProxy';
-import { tempCore, type TempCore } from '../reliability/helpers';
+import type { TempCore } from '../reliability/helpers';
 
 let service: DemoService;
 let proxy: CountingProxy;
@@ -26,16 +27,7 @@ beforeEach(async () => {
   service = await startDemoService({ reportsPerAccount: 10 });
   service.seedReports(1_200);
   proxy = await countingProxy(service.baseUrl);
-  app = await tempCore('export-net', {
-    client: { timeoutMs: 5_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 10_000 } },
-  });
-  await app.core.handlers['profiles:add']({
-    name: 'Net',
-    baseUrl: proxy.baseUrl,
-    apiKey: service.apiKey,
-    allowInsecureHttp: false,
-    sessionOnly: false,
-  });
+  app = await coreBehindProxy('export-net', proxy, service.apiKey);
   proxy.log.length = 0;
 });
 afterEach(async () => {

@@ -16,8 +16,8 @@ import type { SyncProgress } from '../../shared/contract';
 import { AppFailure } from '../../shared/errors';
 import { PAGES_AHEAD_PER_REQUEST } from '../../shared/paging';
 import { normalizeListQuery } from '../../shared/report';
-import { tempCore } from '../reliability/helpers';
 import {
+  coreBehindProxy,
   countingProxy,
   expectPacedAfterRateLimit,
   RATE_LIMIT_ONCE,
@@ -125,17 +125,8 @@ describe('full sync over a real network', () => {
   it("through the gateway's cache:sync too: its client hands the 429 to the sync instead of retrying it", async () => {
     service.seedReports(1_500);
     service.faults.setLatency(20);
-    const app = await tempCore('sync-net', {
-      client: { timeoutMs: 5_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 10_000 } },
-    });
+    const app = await coreBehindProxy('sync-net', proxy, service.apiKey);
     try {
-      await app.core.handlers['profiles:add']({
-        name: 'Net',
-        baseUrl: proxy.baseUrl,
-        apiKey: service.apiKey,
-        allowInsecureHttp: false,
-        sessionOnly: false,
-      });
       const start = proxy.log.length;
       let armed = false;
       app.core.events.subscribe((event, payload) => {
