@@ -70,6 +70,17 @@ async function syncedCopy(reports: Report[]): Promise<void> {
   await runFullSync({ cache, scope: 'p', fetchPage: async (page) => pageOf(reports, page) });
 }
 
+/** A full sync of scope 'p' against a scripted service (`concurrency` pages in flight, default the sync's). */
+function syncFrom(service: ReturnType<typeof scripted>, concurrency?: number) {
+  return runFullSync({
+    cache,
+    scope: 'p',
+    concurrency,
+    fetchPage: service.fetchPage,
+    fetchReport: service.fetchReport,
+  });
+}
+
 describe('a report skipped by a shift the page checks cannot see', () => {
   it('a deletion and a creation during one read: the skipped report is asked for, kept, and a second read settles the copy', async () => {
     const reports = generateReports(300);
@@ -78,13 +89,7 @@ describe('a report skipped by a shift the page checks cannot see', () => {
     // After page 2: report 150 is deleted and report 301 created. Page 3 now starts at 202,
     // so 201 (once the first of page 3) slid onto page 2, already read; the total is still 300.
     service.change(2, (list) => [...list.filter((r) => r.id !== '150'), ...generateReports(1, 301)]);
-    const summary = await runFullSync({
-      cache,
-      scope: 'p',
-      concurrency: 1,
-      fetchPage: service.fetchPage,
-      fetchReport: service.fetchReport,
-    });
+    const summary = await syncFrom(service, 1);
     // Only 201 lies between two pages (after 200, before 202); 150 does not.
     expect(service.asked.reports).toEqual(['201']);
     expect(service.asked.pages).toEqual([1, 2, 3, 1, 2, 3]);
@@ -97,13 +102,7 @@ describe('a report skipped by a shift the page checks cannot see', () => {
     await syncedCopy(reports);
     const service = scripted(reports);
     service.change(1, (list) => [...list.filter((r) => r.id !== '20'), ...generateReports(1, 301)]);
-    const summary = await runFullSync({
-      cache,
-      scope: 'p',
-      concurrency: 1,
-      fetchPage: service.fetchPage,
-      fetchReport: service.fetchReport,
-    });
+    const summary = await syncFrom(service, 1);
     expect(service.asked.reports).toEqual(['101']);
     expect(summary.complete).toBe(true);
     expect(cachedIds()).toContain('101');
@@ -114,12 +113,7 @@ describe('a report skipped by a shift the page checks cannot see', () => {
     const reports = generateReports(300);
     await syncedCopy(reports);
     const service = scripted(reports.filter((r) => r.id !== '101'));
-    const summary = await runFullSync({
-      cache,
-      scope: 'p',
-      fetchPage: service.fetchPage,
-      fetchReport: service.fetchReport,
-    });
+    const summary = await syncFrom(service);
     expect(service.asked.reports).toEqual(['101']);
     expect(summary).toMatchObject({ complete: true, passes: 1, removed: 1, requests: 4 });
     expect(cache.getReport('p', '101')).toBeNull();
