@@ -120,6 +120,7 @@ const TARGETS = {
   'electron/core/fileLock.ts': [
     'tests/integration/updateSettings.test.ts',
     'tests/integration/profileStore.test.ts',
+    'tests/integration/profileStoreBehaviour.test.ts',
   ],
   'electron/core/updates/feedUrl.ts': [
     'tests/unit/updates/feedUrl.test.ts',

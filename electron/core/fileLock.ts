@@ -3,13 +3,46 @@
  * transaction on a small SQLite file used only for its lock (nothing is ever written to it).
  * The OS releases it when its holder exits or is killed, so a crashed process never leaves a
  * stale lock behind. The profiles (profiles.lock) and the update settings (update-settings.lock)
- * each have one; each words its own failures.
+ * each have one; lockFailure words their failures with each store's own subject.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { AppFailure } from '../../shared/errors';
+import { AppFailure, appError } from '../../shared/errors';
+import { errorCode } from './errorCode';
+import type { Logger } from './log';
 import { ensurePrivateFile } from './privateFiles';
+
+/** Who a store's lock failures speak of: "The profiles" are changed by another "window or command". */
+export interface LockedStore {
+  subject: string;
+  otherHolders: string;
+  file: string;
+  waitMs: number;
+  logger: Logger;
+  /** The log line, e.g. 'Locking the profiles failed.' */
+  logMessage: string;
+}
+
+/** A store's failure to take its lock or save: `busy` after waitMs, `internal` for anything else. */
+export function lockFailure(store: LockedStore, error: unknown): AppFailure {
+  const code = errorCode(error);
+  store.logger.error(store.logMessage, { code });
+  if (code === 'SQLITE_BUSY') {
+    return new AppFailure(
+      appError(
+        'busy',
+        `${store.subject} are being changed by another ReportDesk ${store.otherHolders}, which has not finished within ${Math.ceil(store.waitMs / 1000)} seconds. Nothing was changed; try again in a moment.`,
+      ),
+    );
+  }
+  return new AppFailure(
+    appError(
+      'internal',
+      `${store.subject} could not be saved to ${store.file} (${code}). Check that the disk has space and the folder is writable, then try again.`,
+    ),
+  );
+}
 
 export class FileLock {
   private db: Database.Database | null = null;

@@ -4,10 +4,8 @@
  * process never leaves a stale lock behind.
  */
 import { dirname, join } from 'node:path';
-import { AppFailure, appError } from '../../../shared/errors';
 import type { Logger } from '../log';
-import { errorCode } from '../errorCode';
-import { FileLock } from '../fileLock';
+import { FileLock, lockFailure } from '../fileLock';
 
 /** How long a change waits for another process's change to finish before giving up. */
 export const PROFILE_LOCK_WAIT_MS = 10_000;
@@ -24,23 +22,18 @@ export class ProfilesLock extends FileLock {
     logger: Logger,
     waitMs: number = PROFILE_LOCK_WAIT_MS,
   ) {
-    super(profilesLockFile(profilesFile), waitMs, (error) => {
-      const code = errorCode(error);
-      logger.error('Locking the profiles failed.', { code });
-      if (code === 'SQLITE_BUSY') {
-        return new AppFailure(
-          appError(
-            'busy',
-            `The profiles are being changed by another ReportDesk window or command, which has not finished within ${Math.ceil(waitMs / 1000)} seconds. Nothing was changed; try again in a moment.`,
-          ),
-        );
-      }
-      return new AppFailure(
-        appError(
-          'internal',
-          `The profiles could not be saved to ${profilesFile} (${code}). Check that the disk has space and the folder is writable, then try again.`,
-        ),
-      );
-    });
+    super(profilesLockFile(profilesFile), waitMs, (error) =>
+      lockFailure(
+        {
+          subject: 'The profiles',
+          otherHolders: 'window or command',
+          file: profilesFile,
+          waitMs,
+          logger,
+          logMessage: 'Locking the profiles failed.',
+        },
+        error,
+      ),
+    );
   }
 }

@@ -13,10 +13,10 @@ import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UPDATE_CHANNELS, type UpdatePreferences } from '../../../shared/contract';
-import { AppFailure, appError } from '../../../shared/errors';
+import { AppFailure } from '../../../shared/errors';
 import { writeFileAtomic } from '../atomicWrite';
 import { errorCode } from '../errorCode';
-import { FileLock } from '../fileLock';
+import { FileLock, lockFailure } from '../fileLock';
 import { silentLogger, type Logger } from '../log';
 
 export const UPDATE_SETTINGS_FILE = 'update-settings.json';
@@ -121,21 +121,16 @@ export class UpdateSettingsStore {
   }
 
   private failure(error: unknown): AppFailure {
-    const code = errorCode(error);
-    this.logger.error('Saving the update settings failed.', { code });
-    if (code === 'SQLITE_BUSY') {
-      return new AppFailure(
-        appError(
-          'busy',
-          `The update settings are being changed by another ReportDesk window, which has not finished within ${Math.ceil(this.waitMs / 1000)} seconds. Nothing was changed; try again in a moment.`,
-        ),
-      );
-    }
-    return new AppFailure(
-      appError(
-        'internal',
-        `The update settings could not be saved to ${this.file} (${code}). Check that the disk has space and the folder is writable, then try again.`,
-      ),
+    return lockFailure(
+      {
+        subject: 'The update settings',
+        otherHolders: 'window',
+        file: this.file,
+        waitMs: this.waitMs,
+        logger: this.logger,
+        logMessage: 'Saving the update settings failed.',
+      },
+      error,
     );
   }
 }
