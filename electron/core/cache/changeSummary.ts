@@ -4,7 +4,8 @@
  * its last "after" — and the counts above the list ("12 new, 3 of them bad · 2 changed ·
  * 1 removed"). A report that came and went, or changed and changed back, is no news.
  */
-import type { ChangeFields, ChangeKind, ReportChange } from '../../../shared/contract';
+import type { ChangeFields, ChangeKind, ChangesSummary, ReportChange } from '../../../shared/contract';
+import { isBadNews, same } from './reportDiff';
 
 export interface NetChange {
   id: string;
@@ -16,15 +17,8 @@ export interface NetChange {
   bad: boolean;
 }
 
-export interface ChangeCounts {
-  added: number;
-  /** Of the added, how many are bad. */
-  addedBad: number;
-  changed: number;
-  /** Of the changed, how many turned bad. */
-  turnedBad: number;
-  removed: number;
-}
+/** The counts above the list ("12 new, 3 of them bad · 2 changed · 1 removed"). */
+export type ChangeCounts = ChangesSummary['counts'];
 
 /** Each report's changes merged into one, newest first; `entries` may come in any order by seq. */
 export function netChanges(entries: readonly (ReportChange & { seq: number })[]): NetChange[] {
@@ -49,9 +43,7 @@ export function netChanges(entries: readonly (ReportChange & { seq: number })[])
     if (kind === null) continue;
     const fields = mergedFields(list);
     if (kind === 'changed' && Object.keys(fields).length === 0) continue;
-    const result = fields.result;
-    const bad = kind !== 'removed' && result?.after === 'bad' && result.before !== 'bad';
-    net.push({ id, kind, at: last.at, fields, bad, seq: last.seq });
+    net.push({ id, kind, at: last.at, fields, bad: isBadNews(kind, fields), seq: last.seq });
   }
   return net.sort((a, b) => b.seq - a.seq).map(({ seq: _seq, ...change }) => change);
 }
@@ -66,7 +58,7 @@ function mergedFields(list: readonly ReportChange[]): ChangeFields {
     }
   }
   for (const [field, change] of Object.entries(merged)) {
-    if (JSON.stringify(change.before) === JSON.stringify(change.after)) delete merged[field];
+    if (same(change.before, change.after)) delete merged[field];
   }
   return merged;
 }

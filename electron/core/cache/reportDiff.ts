@@ -15,7 +15,7 @@ function valueOf(record: Report, field: string): unknown {
 }
 
 /** Equal as the service sent them: the values are plain JSON (text, numbers, null). */
-function same(a: unknown, b: unknown): boolean {
+export function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 

@@ -32,8 +32,7 @@ export class ChangesService {
 
   summary(): ChangesSummary {
     const scope = this.connections.activeScope();
-    const empty = { added: 0, addedBad: 0, changed: 0, turnedBad: 0, removed: 0 };
-    if (!scope) return { profileId: null, since: null, counts: empty, items: [], more: 0 };
+    if (!scope) return { profileId: null, since: null, counts: countChanges([]), items: [], more: 0 };
     const net = netChanges(this.cache.changes.list(scope, { unseenOnly: true }));
     return {
       profileId: scope,
