@@ -54,7 +54,7 @@ import {
   type SyncState,
 } from './syncState';
 
-export { DEFAULT_SYNC_LEASE_MS, SYNC_RUNNING_MESSAGE } from './syncLease';
+export { DEFAULT_SYNC_LEASE_MS, SYNC_RUNNING_MESSAGE, syncRunningFailure } from './syncLease';
 
 /** Page requests in flight at once (shared/paging's PAGES_IN_FLIGHT, as the export's). */
 export const SYNC_CONCURRENCY = PAGES_IN_FLIGHT;

@@ -63,6 +63,11 @@ export class SyncLeases {
   }
 }
 
+/** The refusal of a sync while another one of the scope runs (in this process or another). */
+export function syncRunningFailure(): AppFailure {
+  return new AppFailure(appError('busy', SYNC_RUNNING_MESSAGE, { reason: 'sync_running' }));
+}
+
 /** Thrown inside a run whose claim was taken over; the run ends with reason `sync_taken_over`. */
 export class LeaseLost extends Error {}
 
@@ -92,7 +97,7 @@ export function holdSyncLease(options: {
   const { leases, scope, now, leaseMs } = options;
   const owner = randomUUID();
   if (!leases.acquire(scope, owner, now().getTime(), leaseMs)) {
-    throw new AppFailure(appError('busy', SYNC_RUNNING_MESSAGE, { reason: 'sync_running' }));
+    throw syncRunningFailure();
   }
   const stopped = new AbortController();
   let lost = false;

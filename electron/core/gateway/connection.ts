@@ -49,6 +49,10 @@ export interface ConnectionsOptions {
   scopeSalt?: Buffer;
 }
 
+export function isNotFound(thrown: unknown): boolean {
+  return thrown instanceof AppFailure && thrown.error.kind === 'not_found';
+}
+
 export function isUnauthorized(thrown: unknown): boolean {
   return thrown instanceof AppFailure && thrown.error.kind === 'unauthorized';
 }

@@ -8,11 +8,10 @@ import type {
   ReportPageResult,
   ReportResult as SourcedReport,
 } from '../../../shared/contract';
-import { AppFailure } from '../../../shared/errors';
 import { normalizeListQuery, type ListQuery, type Report } from '../../../shared/model';
 import type { ReportCache } from '../cache/reportCache';
 import type { Accounts } from './accounts';
-import type { Connection, Connections } from './connection';
+import { isNotFound, type Connection, type Connections } from './connection';
 import type { OnlinePolicy } from './onlinePolicy';
 
 export interface ListOptions {
@@ -20,10 +19,6 @@ export interface ListOptions {
   retryRateLimited?: boolean;
   /** A walk over many pages: write the page through once the walk pauses (putReportsLater). */
   deferWrite?: boolean;
-}
-
-function isNotFound(thrown: unknown): boolean {
-  return thrown instanceof AppFailure && thrown.error.kind === 'not_found';
 }
 
 export class ReportsService {

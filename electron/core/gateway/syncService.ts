@@ -6,15 +6,14 @@
  * Cancellable, with progress events; every run that ends is announced as `offline:refreshed`.
  */
 import type { SyncSummary } from '../../../shared/contract';
-import { AppFailure, appError } from '../../../shared/errors';
 import type { ReportPage } from '../../../shared/report';
-import { runFullSync, SYNC_RUNNING_MESSAGE } from '../cache/fullSync';
+import { runFullSync, syncRunningFailure } from '../cache/fullSync';
 import { runQuickRefresh } from '../cache/quickRefresh';
 import type { ReportCache } from '../cache/reportCache';
 import type { EventHub } from '../events';
 import { offlineOptionsOf } from '../offline/options';
 import type { ProfileStore } from '../profiles/profileStore';
-import { isUnauthorized, type Connection, type Connections } from './connection';
+import { isNotFound, isUnauthorized, type Connection, type Connections } from './connection';
 import type { OnlinePolicy } from './onlinePolicy';
 
 export interface SyncServiceOptions {
@@ -44,11 +43,6 @@ interface Running {
   background: boolean;
   controller: AbortController;
   done: Promise<unknown>;
-}
-
-function busy(): AppFailure {
-  // Same refusal as a sync running in another process (the lease).
-  return new AppFailure(appError('busy', SYNC_RUNNING_MESSAGE, { reason: 'sync_running' }));
 }
 
 export class SyncService {
@@ -88,16 +82,16 @@ export class SyncService {
 
   async run(options: RunOptions = {}): Promise<SyncSummary> {
     const waitingFor = this.running;
-    if (waitingFor && (options.background || !waitingFor.background)) throw busy();
+    if (waitingFor && (options.background || !waitingFor.background)) throw syncRunningFailure();
     // The user's run after the scheduler's (a quick refresh is one request or two).
     if (waitingFor) await waitingFor.done.catch(() => undefined);
-    if (this.running) throw busy();
+    if (this.running) throw syncRunningFailure();
     const { connections } = this.options;
     const connection =
       options.profileId === undefined
         ? await connections.active()
         : await connections.forProfileId(options.profileId);
-    if (this.running) throw busy();
+    if (this.running) throw syncRunningFailure();
     const mode = options.mode ?? 'full';
     const controller = new AbortController();
     let settle!: () => void;
@@ -183,7 +177,7 @@ export class SyncService {
               // A cached report the read did not see, between two pages: gone (404), or skipped.
               fetchReport: (id, reportSignal) =>
                 client.getReport(id, { signal: reportSignal }).catch((thrown: unknown) => {
-                  if (thrown instanceof AppFailure && thrown.error.kind === 'not_found') return null;
+                  if (isNotFound(thrown)) return null;
                   throw thrown;
                 }),
               onProgress: (progress) =>
