@@ -12,7 +12,13 @@ import { announce } from '../lib/announce';
 import { useToasts } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
 import { formatDate } from '../lib/format';
-import { offlineKeys, useChangesSummary, useOfflineEvents, useOfflineState } from '../lib/offlineQueries';
+import {
+  applySeen,
+  offlineKeys,
+  useChangesSummary,
+  useOfflineEvents,
+  useOfflineState,
+} from '../lib/offlineQueries';
 import { countsText, KIND_LABELS, lastCheckedText, whatChangedText } from '../lib/offlineWords';
 import { ResultBadge } from './Badges';
 
@@ -65,8 +71,7 @@ export function ChangesPanel({ profileId }: { profileId: string }) {
   const markAll = useMutation({
     mutationFn: () => call('changes:markSeen'),
     onSuccess: (next) => {
-      client.setQueryData(offlineKeys.summary(profileId), next);
-      void client.invalidateQueries({ queryKey: [...offlineKeys.changesOf(profileId), 'marks'] });
+      applySeen(client, profileId, next);
       said.current = '';
       setOpen(false);
       announce('All changes are marked as seen.');

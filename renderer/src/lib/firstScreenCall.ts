@@ -5,14 +5,13 @@
  * the answer travels while that runs; lib/firstScreen.ts puts the answer into the queries.
  */
 import type { FirstScreen } from '../../../shared/contract';
+import { PROFILE_ID_PATTERN } from '../../../shared/links';
 import type { ListQuery } from '../../../shared/model';
 import { call } from './bridge';
 import { listStateToQuery, loadListState } from './listState';
 
 /** The profile whose list this window showed last: the list the first answer brings. */
 export const LAST_PROFILE_KEY = 'reportdesk.firstScreen.profile';
-/** The contract's profile ids: anything else in storage would get the whole answer refused. */
-const PROFILE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface FirstScreenAsked {
   /** The profile whose list was asked for, or null when none was. */
@@ -33,7 +32,7 @@ export function askFirstScreen(withList: boolean): FirstScreenAsked {
 function lastProfile(): string | null {
   try {
     const id = localStorage.getItem(LAST_PROFILE_KEY);
-    return id !== null && PROFILE_ID.test(id) ? id : null;
+    return id !== null && PROFILE_ID_PATTERN.test(id) ? id : null;
   } catch {
     return null;
   }

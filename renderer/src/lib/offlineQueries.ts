@@ -69,6 +69,12 @@ export function useOfflineEvents(profileId: string): void {
 }
 
 /** Opening a report marks its changes seen: its "new" mark goes, the counts go down. */
+/** What "marked as seen" answered: the new summary, and the "new" marks asked again. */
+export function applySeen(client: QueryClient, profileId: string, summary: ChangesSummary): void {
+  client.setQueryData(offlineKeys.summary(profileId), summary);
+  void client.invalidateQueries({ queryKey: [...offlineKeys.changesOf(profileId), 'marks'] });
+}
+
 export function useMarkSeenOnOpen(profileId: string | null, id: string, opened: boolean): void {
   const client = useQueryClient();
   useEffect(() => {
@@ -77,8 +83,7 @@ export function useMarkSeenOnOpen(profileId: string | null, id: string, opened: 
     call('changes:markSeen', { ids: [id] })
       .then((summary: ChangesSummary) => {
         if (!current) return;
-        client.setQueryData(offlineKeys.summary(profileId), summary);
-        void client.invalidateQueries({ queryKey: [...offlineKeys.changesOf(profileId), 'marks'] });
+        applySeen(client, profileId, summary);
       })
       // Marks are a convenience: a failure leaves them as they were, and says nothing.
       .catch(() => undefined);
