@@ -212,7 +212,6 @@ export interface ChangesSummary {
 
 /** How often the newest reports are checked: minutes, or null for only by hand. */
 export type RefreshMinutes = 5 | 15 | 60 | null;
-export const REFRESH_MINUTES: readonly RefreshMinutes[] = [5, 15, 60, null];
 
 /** A profile's "Keep available offline" options (profiles.json; no secrets). */
 export interface OfflineOptions {

@@ -22,8 +22,6 @@ import { LAST_FULL_SYNC_META, ReportWrites, type PutOptions, type WriteCounts } 
 import { SyncLeases } from './syncLease';
 import { PRIVATE_DIR_MODE } from '../privateFiles';
 
-export type { PutOptions, WriteCounts } from './reportWrites';
-
 export interface CachedReport {
   report: Report;
   fetchedAt: string;

@@ -40,7 +40,7 @@ import { ProfilesLock } from './profilesLock';
 
 export { PROFILE_LOCK_WAIT_MS, profilesLockFile } from './profilesLock';
 
-export type { OfflineProfileOptions, StoredProfile } from './profileRecord';
+export type { StoredProfile } from './profileRecord';
 
 const NOT_FOUND = 'That profile no longer exists.';
 
