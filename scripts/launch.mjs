@@ -134,7 +134,8 @@ export function npmCommand(node, env = process.env) {
   return /\.[cm]?js$/.test(npmCli) ? [node, npmCli] : ['npm'];
 }
 
-function npmRun(node, script, env) {
+/** npm run -s `script` on `node` (see npmCommand). */
+export function npmRun(node, script, env) {
   return [...npmCommand(node, env), 'run', '-s', script];
 }
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { npmCommand } from './launch.mjs';
+import { npmRun } from './launch.mjs';
 
 const projectDir = fileURLToPath(new URL('..', import.meta.url));
 const E2E_DIR = 'tests/e2e';
@@ -76,7 +76,7 @@ export function regenerate({
   rmSync(join(root, TAKEN), { recursive: true, force: true });
   const playwright = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
   const steps = [
-    [...npmCommand(process.execPath, env), 'run', '-s', 'build:renderer'],
+    npmRun(process.execPath, 'build:renderer', env),
     [
       './scripts/with-keyring.sh',
       process.execPath,

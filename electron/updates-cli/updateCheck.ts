@@ -21,8 +21,6 @@ const USAGE =
 const EXIT = { checked: 0, usage: 2, feed: 6, refused: 8 } as const;
 const CHANNEL = /^[a-z0-9][a-z0-9-]{0,31}$/i;
 
-class Usage extends Error {}
-
 function options(argv: string[]) {
   const values = parseEntryArgs(argv, {
     feed: { type: 'string' },
@@ -33,11 +31,12 @@ function options(argv: string[]) {
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
   });
-  if (!values.feed) throw new Usage('--feed is required: the address of the update feed.');
-  if (!values.current) throw new Usage('--current is required: the version to check from, such as 1.4.2.');
+  if (!values.feed) throw new EntryUsageError('--feed is required: the address of the update feed.');
+  if (!values.current)
+    throw new EntryUsageError('--current is required: the version to check from, such as 1.4.2.');
   const channel = values.channel ?? 'latest';
   if (!CHANNEL.test(channel))
-    throw new Usage(`--channel must be a channel name such as latest or beta, not "${channel}".`);
+    throw new EntryUsageError(`--channel must be a channel name such as latest or beta, not "${channel}".`);
   let downloadDir: string | null = null;
   if (values.download !== undefined) {
     downloadDir = resolve(values.download);
@@ -47,7 +46,7 @@ function options(argv: string[]) {
     } catch {
       // Reported below.
     }
-    if (!isDir) throw new Usage(`--download ${values.download} is not an existing folder.`);
+    if (!isDir) throw new EntryUsageError(`--download ${values.download} is not an existing folder.`);
   }
   return {
     ...values,
@@ -66,13 +65,13 @@ function keysFrom(file: string | undefined): KeyObject[] {
   try {
     pem = readFileSync(file, 'utf8');
   } catch {
-    throw new Usage(`--public-key ${file} cannot be read.`);
+    throw new EntryUsageError(`--public-key ${file} cannot be read.`);
   }
   try {
     return [publicKeyFromPem(pem)];
   } catch (thrown) {
     if (thrown instanceof ReleaseKeyError)
-      throw new Usage(keyProblemSentence('--public-key', file, thrown.problem));
+      throw new EntryUsageError(keyProblemSentence('--public-key', file, thrown.problem));
     throw thrown;
   }
 }
@@ -88,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = options(argv);
   } catch (thrown) {
-    if (!(thrown instanceof Usage || thrown instanceof EntryUsageError)) throw thrown;
+    if (!(thrown instanceof EntryUsageError)) throw thrown;
     console.error(thrown.message);
     console.error(USAGE);
     return EXIT.usage;
