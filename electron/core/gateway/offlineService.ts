@@ -7,10 +7,10 @@
  */
 import type { ChannelParsedInput, OfflineState, SyncSummary } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
-import type { ReportCache } from '../cache/reportCache';
+import { LAST_FULL_SYNC_META, LAST_QUICK_REFRESH_META, type ReportCache } from '../cache/reportCache';
 import type { EventHub } from '../events';
 import { keepOfflineChosen, offlineOptionsOf } from '../offline/options';
-import type { ProfileStore } from '../profiles/profileStore';
+import type { ProfileStore, StoredProfile } from '../profiles/profileStore';
 import type { Connections } from './connection';
 import type { SyncService } from './syncService';
 
@@ -46,15 +46,15 @@ export class OfflineService {
     this.stopObserving();
   }
 
-  state(profileId: string): OfflineState {
-    const profile = this.profiles.requireProfile(profileId);
-    const status = this.cache.status(profileId);
+  /** The profile's state (`profile`: when the caller has just read it, not read again). */
+  state(profileId: string, profile = this.profiles.requireProfile(profileId)): OfflineState {
     return {
       profileId,
       ...offlineOptionsOf(profile),
       keepOfflineChosen: keepOfflineChosen(profile),
-      lastQuickRefreshAt: status.lastQuickRefreshAt,
-      lastFullSyncAt: status.lastFullSyncAt,
+      // The two times only: cache.status would also count the scope's reports.
+      lastQuickRefreshAt: this.cache.getMeta(profileId, LAST_QUICK_REFRESH_META),
+      lastFullSyncAt: this.cache.getMeta(profileId, LAST_FULL_SYNC_META),
       running: this.sync.runningFor(profileId),
       waitingForPower: this.scheduler?.waitingForPower(profileId) ?? false,
       lastError: this.scheduler?.lastError(profileId) ?? null,
@@ -81,12 +81,13 @@ export class OfflineService {
   /** Emits the profile's state (nothing for a scope that is not a profile, e.g. the CLI's key). */
   announce(profileId: string): OfflineState | null {
     // Stryker disable next-line ConditionalExpression: without it state() throws not_found for a scope that is no profile, which the callers (a run's observer, the scheduler's onChange) swallow: no event either way.
-    if (!this.profiles.get(profileId)) return null;
-    return this.emitState(profileId);
+    const profile = this.profiles.get(profileId);
+    if (!profile) return null;
+    return this.emitState(profileId, profile);
   }
 
-  private emitState(profileId: string): OfflineState {
-    const state = this.state(profileId);
+  private emitState(profileId: string, profile?: StoredProfile): OfflineState {
+    const state = this.state(profileId, profile);
     this.events.emit('offline:changed', state);
     return state;
   }
