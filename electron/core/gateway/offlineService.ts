@@ -80,8 +80,8 @@ export class OfflineService {
 
   /** Emits the profile's state (nothing for a scope that is not a profile, e.g. the CLI's key). */
   announce(profileId: string): OfflineState | null {
-    // Stryker disable next-line ConditionalExpression: without it state() throws not_found for a scope that is no profile, which the callers (a run's observer, the scheduler's onChange) swallow: no event either way.
     const profile = this.profiles.get(profileId);
+    // Stryker disable next-line ConditionalExpression: without it state() throws not_found for a scope that is no profile, which the callers (a run's observer, the scheduler's onChange) swallow: no event either way.
     if (!profile) return null;
     return this.emitState(profileId, profile);
   }
