@@ -3,9 +3,8 @@
  * watched field as "before → after"; and `--since` read as a time or an age (30m, 12h, 7d).
  */
 import type { ReportChange } from '../../shared/contract';
-import { PRIVACY_LABELS, type PrivacyValue } from '../../shared/report';
 import { UsageError } from './args';
-import { display, table } from './format';
+import { dateText, display, privacyText, table } from './format';
 
 const AGE_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -24,11 +23,7 @@ export function parseSince(value: string, now: Date): string {
 }
 
 function valueText(field: string, value: unknown): string {
-  if (value === null || value === undefined) return '-';
-  if (field === 'privacy' && typeof value === 'number' && value in PRIVACY_LABELS) {
-    return PRIVACY_LABELS[value as PrivacyValue];
-  }
-  return display(value);
+  return field === 'privacy' ? privacyText(value) : display(value);
 }
 
 /** "result good → bad, privacy Public → Private"; a new or removed report: its result and URL. */
@@ -46,22 +41,17 @@ function whatChanged(change: ReportChange): string {
     .join(', ');
 }
 
-/** '2026-11-23T09:12:30.000Z' → '2026-11-23 09:12' (UTC, as the service's dates). */
-function timeText(at: string): string {
-  return at.slice(0, 16).replace('T', ' ');
-}
-
 export function changesText(
   changes: readonly ReportChange[],
   whose: string,
   since: string | undefined,
 ): string {
-  const after = since === undefined ? '' : ` since ${timeText(since)} UTC`;
+  const after = since === undefined ? '' : ` since ${dateText(since)} UTC`;
   if (changes.length === 0) {
     return `No changes recorded for ${whose}${after}. Changes are recorded from the first full sync (report-desk cache sync) on.\n`;
   }
   const rows = changes.map((change) => [
-    timeText(change.at),
+    dateText(change.at),
     change.kind,
     display(change.id),
     whatChanged(change),

@@ -54,14 +54,14 @@ export function display(value: unknown): string {
   return terminalSafe(JSON.stringify(value) ?? '-');
 }
 
-function privacyText(value: unknown): string {
+export function privacyText(value: unknown): string {
   return typeof value === 'number' && value in PRIVACY_LABELS
     ? PRIVACY_LABELS[value as PrivacyValue]
     : display(value);
 }
 
 /** '2025-03-04T10:20:30.000000Z' → '2025-03-04 10:20'; anything else as it came. */
-function dateText(value: unknown): string {
+export function dateText(value: unknown): string {
   if (typeof value !== 'string') return display(value);
   const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})/.exec(value);
   return match ? `${match[1]} ${match[2]}` : display(value);
