@@ -72,19 +72,19 @@ export class CountedQuery {
     scope: string,
     q: Filters & Pick<NormalizedListQuery, 'search'>,
   ): { project: string; result: string; n: number }[] {
-    return this.searchCounts(scope, q)
-      .filter(
-        (count) =>
-          (q.project === '' || count.project === q.project) &&
-          (q.result === null || count.result === q.result),
-      )
-      .map(({ project, result, n }) => ({ project, result, n }));
+    return passingFilters(this.searchCounts(scope, q), q).map(({ project, result, n }) => ({
+      project,
+      result,
+      n,
+    }));
   }
 
   read(scope: string, q: NormalizedListQuery): { total: number; plan: ListPlan; rows: ReportRow[] } {
     const { filteredRows, rangeRows } = planCounts(this.statement, scope, q);
+    // A search's counts, looked up once for the total and for whether a matching url is shared.
+    const counts = q.search === '' ? null : this.searchCounts(scope, q);
     const total =
-      q.search === '' ? filteredRows : this.resultCounts(scope, q).reduce((sum, count) => sum + count.n, 0);
+      counts === null ? filteredRows : passingFilters(counts, q).reduce((sum, count) => sum + count.n, 0);
     const plan = chooseCountedPlan({ q, total, rangeRows, filteredRows }, this.seekFromSteps);
     const { whereSql, params } = listFilters(scope, q);
     params.match = trigramPhrase(q.search);
@@ -100,7 +100,7 @@ export class CountedQuery {
      * when a url is shared.
      */
     const ofUrls = (urls: string, walked?: SortIndex) => {
-      const shared = q.search !== '' && this.searchCounts(scope, q).some((count) => count.shared);
+      const shared = counts !== null && counts.some((count) => count.shared);
       const { whereSql: filters } = listFilters(scope, shared ? q : { ...q, search: '' });
       return walked === undefined
         ? `reports INDEXED BY reports_by_url WHERE ${filters} AND url IN (${urls})`
@@ -201,4 +201,12 @@ export function pageRuns(
     if (before + rows >= offset + take) break;
   }
   return { urls, skip: offset - before };
+}
+
+/** The counts of the filters' project and result ('' and null: any). */
+function passingFilters(counts: FilterCount[], q: Filters): FilterCount[] {
+  return counts.filter(
+    (count) =>
+      (q.project === '' || count.project === q.project) && (q.result === null || count.result === q.result),
+  );
 }
