@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { Channel, EventName } from './channels';
 import { fieldErrorsFrom, type AppError, type Result } from './errors';
+import { plainListQuery } from './plainListQuery';
 import {
   API_KEY_REQUIRED,
   BASE_URL_REQUIRED,
@@ -586,8 +587,17 @@ export type ContractHandlers = {
   [C in Channel]: (input: ChannelParsedInput<C>) => Promise<ChannelOutput<C>>;
 };
 
+/** Channels whose usual input is read without zod when it is already plain (the busiest one). */
+const PLAIN_INPUT: { [C in Channel]?: (input: unknown) => ChannelParsedInput<C> | undefined } = {
+  'reports:list': plainListQuery,
+};
+
 /** Validates a channel's input; the answer is either the parsed input or an invalid_input error. */
 export function parseChannelInput<C extends Channel>(name: C, input: unknown): Result<ChannelParsedInput<C>> {
+  const plain = (PLAIN_INPUT[name] as ((input: unknown) => ChannelParsedInput<C> | undefined) | undefined)?.(
+    input,
+  );
+  if (plain !== undefined) return { ok: true, value: plain };
   const parsed = CHANNELS[name].input.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data as ChannelParsedInput<C> };
   const fieldErrors = fieldErrorsFrom(parsed.error.issues);
