@@ -41,15 +41,21 @@ export class KeyVault {
    * (the profile's stamp, '' for a key never replaced); otherwise read and kept.
    */
   async forRequest(profileId: string, keySetAt: string): Promise<string | null> {
-    const sessionKey = this.sessionKeys.get(profileId);
-    if (sessionKey !== undefined) return sessionKey;
-    const copy = this.keychainCopies.get(profileId);
-    if (copy && copy.keySetAt === keySetAt) return copy.key;
+    const held = this.heldFor(profileId, keySetAt);
+    if (held !== undefined) return held;
     this.keychainCopies.delete(profileId);
     const stored = await this.load(profileId);
     if (!stored) return null;
     this.keychainCopies.set(profileId, { key: stored.key, keySetAt });
     return stored.key;
+  }
+
+  /** forRequest's answer when memory has it (a session key, or the copy stored at `keySetAt`); else undefined. */
+  heldFor(profileId: string, keySetAt: string): string | undefined {
+    const sessionKey = this.sessionKeys.get(profileId);
+    if (sessionKey !== undefined) return sessionKey;
+    const copy = this.keychainCopies.get(profileId);
+    return copy && copy.keySetAt === keySetAt ? copy.key : undefined;
   }
 
   /** The key just written for a profile belongs to this keySetAt (known only after the write). */
