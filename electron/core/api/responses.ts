@@ -58,7 +58,7 @@ const SCHEMA_ORDER = ['id', 'url', 'result', 'generated_at', 'privacy', 'project
  * reading. Undefined hands the record to ReportSchema (which also names what it refuses).
  * tests/unit/api/plainReport.test.ts compares the two over random and hostile records.
  */
-export function plainReport(item: unknown): Report | undefined {
+export function plainReport(item: unknown, owned = false): Report | undefined {
   // zod leaves an own __proto__ out (assigned, it would replace the copy's prototype).
   if (!isObject(item) || Object.hasOwn(item, '__proto__')) return undefined;
   const { id, url, result, generated_at: generatedAt, privacy, project } = item;
@@ -71,10 +71,15 @@ export function plainReport(item: unknown): Report | undefined {
     (project === null || typeof project === 'string' || Number.isFinite(project));
   if (!common) return undefined;
   // zod's order: the schema's fields, then the record's others in theirs. A record that starts
-  // so is copied as it is (the fast copy); spread over the schema's fields, any other is too.
-  const report = startsInSchemaOrder(item)
-    ? { ...item }
-    : { id, url, result, generated_at: generatedAt, privacy, project, ...item };
+  // so is kept (`owned`: a body parsed here, which nothing else holds) or copied as it is; any
+  // other is spread over the schema's fields.
+  const inOrder = startsInSchemaOrder(item);
+  const report =
+    inOrder && owned
+      ? item
+      : inOrder
+        ? { ...item }
+        : { id, url, result, generated_at: generatedAt, privacy, project, ...item };
   report.id = String(id);
   return report as Report;
 }
@@ -90,7 +95,7 @@ export function startsInSchemaOrder(item: JsonObject): boolean {
 }
 
 function parseReport(item: unknown, status: number, body: unknown, position?: number): Report {
-  const plain = parsedBodies.has(body as object) ? plainReport(item) : undefined;
+  const plain = parsedBodies.has(body as object) ? plainReport(item, true) : undefined;
   if (plain) return withoutSecrets(plain, body);
   const parsed = ReportSchema.safeParse(item);
   if (parsed.success) return withoutSecrets(parsed.data, body);

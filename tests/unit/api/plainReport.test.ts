@@ -88,6 +88,31 @@ describe('plainReport', () => {
     expect(plainReport(JSON.parse(text))).toBeUndefined();
   });
 
+  it('keeps a record of a body parsed here (nothing else holds it) instead of copying it', () => {
+    const text =
+      '{"id":7,"url":"https://a.example","result":"good","generated_at":null,"privacy":2,"project":null,"score":3}';
+    const owned = JSON.parse(text) as Record<string, unknown>;
+    const kept = plainReport(owned, true);
+    expect(kept).toBe(owned);
+    expect(kept).toEqual(zod(JSON.parse(text)));
+    expect(keysOf(kept)).toEqual(keysOf(zod(JSON.parse(text))));
+    // Out of the schema's order it is still a copy in that order; declined, it is left as it was.
+    const unordered = JSON.parse(
+      '{"url":"u","id":1,"result":null,"generated_at":null,"privacy":0,"project":null}',
+    );
+    expect(plainReport(unordered, true)).not.toBe(unordered);
+    const odd = JSON.parse(
+      '{"id":1,"url":"u","result":null,"generated_at":null,"privacy":"1","project":null}',
+    );
+    expect(plainReport(odd, true)).toBeUndefined();
+    expect(odd).toEqual({ id: 1, url: 'u', result: null, generated_at: null, privacy: '1', project: null });
+    // The client's pages: each report is the parsed body's own record, read as zod reads it.
+    const body = parseJsonBody(200, `{"data":[${text}]}`) as { data: unknown[] };
+    const page = toReportPage(body, { page: 1, perPage: 10 }, 200);
+    expect(page.reports[0]).toBe(body.data[0]);
+    expect(page.reports[0]).toEqual(zod(JSON.parse(text)));
+  });
+
   it('copies a record that starts with the schema’s fields in its order as it is', () => {
     const fields = ['id', 'url', 'result', 'generated_at', 'privacy', 'project'];
     const record = (names: string[]) => Object.fromEntries(names.map((name) => [name, null]));
