@@ -101,6 +101,10 @@ const TARGETS = {
     'tests/integration/countedScopes.test.ts',
     'tests/integration/cacheMigrations.test.ts',
   ],
+  // Issue 22: the list query read without zod when it is plain, and the connection and client
+  // a request gets without awaiting anything.
+  'shared/plainListQuery.ts': ['tests/unit/ipc/plainListQuery.test.ts'],
+  'electron/core/gateway/connection.ts': ['tests/integration/connections.test.ts'],
   // Issue 22: the first screen's one round trip.
   'electron/core/gateway/firstScreen.ts': ['tests/integration/firstScreen.test.ts'],
   'electron/core/cache/fullSync.ts': [
