@@ -14,13 +14,17 @@ import { KeyVault } from '../../electron/core/keys/keyVault';
 import { MemoryKeyStore, type KeyStore } from '../../electron/core/keys/keyStore';
 import { silentLogger } from '../../electron/core/log';
 import { ProfileStore } from '../../electron/core/profiles/profileStore';
-import { startCaptureServer, type CaptureServer } from '../helpers/captureServer';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { saltedScope } from '../../electron/core/cache/scopeSalt';
+import { isNotFound, isUnauthorized } from '../../electron/core/gateway/connection';
+import type { Logger } from '../../electron/core/log';
 import { tempProfilesFile } from '../helpers/profilesFile';
 
 let dir: string;
 let profiles: ProfileStore;
 let cache: ReportCache;
-let server: CaptureServer;
+let server: KeyedServer;
 let keychainReads: number;
 let keychain: KeyStore;
 
@@ -29,7 +33,7 @@ beforeEach(async () => {
   dir = paths.dir;
   profiles = new ProfileStore(paths.file);
   cache = ReportCache.open(join(dir, 'data', 'cache.sqlite'));
-  server = await startCaptureServer();
+  server = await startKeyedServer();
   keychainReads = 0;
   const memory = new MemoryKeyStore();
   keychain = {
@@ -49,8 +53,20 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function connections(keys: KeyVault, demo?: DemoLauncher): Connections {
-  return new Connections({ profiles, keys, cache, fetch: globalThis.fetch, logger: silentLogger, demo });
+function connections(
+  keys: KeyVault,
+  demo?: DemoLauncher,
+  more: Partial<ConstructorParameters<typeof Connections>[0]> = {},
+): Connections {
+  return new Connections({
+    profiles,
+    keys,
+    cache,
+    fetch: globalThis.fetch,
+    logger: silentLogger,
+    demo,
+    ...more,
+  });
 }
 
 async function profileWithKey(keys: KeyVault, name: string, key: string): Promise<string> {
@@ -61,7 +77,64 @@ async function profileWithKey(keys: KeyVault, name: string, key: string): Promis
   return profile.id;
 }
 
-const sentKeys = () => server.requests.map((request) => request.headers.authorization);
+const sentKeys = () => server.sentKeys;
+
+/**
+ * An account endpoint on 127.0.0.1 that records the key of each request and answers as told:
+ * the account for an accepted key (any key when none is set), 401 for another, 500, or late.
+ */
+interface KeyedServer {
+  origin: string;
+  port: number;
+  sentKeys: (string | undefined)[];
+  accepted: string | null;
+  answer: 'account' | 'failure' | 'late';
+  stop(): Promise<void>;
+}
+
+async function startKeyedServer(): Promise<KeyedServer> {
+  const state: KeyedServer = {
+    origin: '',
+    port: 0,
+    sentKeys: [],
+    accepted: null,
+    answer: 'account',
+    stop: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+  const http: Server = createServer((req, res) => {
+    state.sentKeys.push(req.headers.authorization);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (state.answer === 'failure') return json(500, { message: 'Server Error' });
+    if (state.accepted !== null && req.headers.authorization !== `Bearer ${state.accepted}`)
+      return json(401, { message: 'Unauthenticated.' });
+    const account = () => json(200, { data: { id: 1, name: 'Connections' } });
+    if (state.answer === 'late') setTimeout(account, 300);
+    else account();
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  state.port = (http.address() as AddressInfo).port;
+  state.origin = `http://127.0.0.1:${state.port}`;
+  return state;
+}
+
+/** A logger that keeps each line with the component it was written under. */
+function recordingLogger(lines: string[], component = ''): Logger {
+  const write = (message: string) => lines.push(`[${component}] ${message}`);
+  return {
+    debug: write,
+    info: write,
+    warn: write,
+    error: write,
+    child: (name) => recordingLogger(lines, name),
+  };
+}
 
 describe('Connections.active', () => {
   it('answers at once when the key is held in memory, after the keychain when it is not', async () => {
@@ -131,6 +204,25 @@ describe('Connections.active', () => {
   });
 });
 
+describe('Connections.active for a key stored with its profile (never replaced)', () => {
+  it('reads the keychain once, then holds the key', async () => {
+    const keys = new KeyVault(keychain);
+    const profile = profiles.add({
+      name: 'First',
+      baseUrl: server.origin,
+      allowInsecureHttp: false,
+      demo: false,
+    });
+    await keychain.set(profile.id, 'connections-first-key');
+    profiles.setActive(profile.id);
+    expect(profiles.get(profile.id)?.keySetAt).toBeUndefined();
+    const gateway = connections(keys);
+    expect(await gateway.active()).toMatchObject({ apiKey: 'connections-first-key' });
+    expect(gateway.active()).toMatchObject({ apiKey: 'connections-first-key' });
+    expect(keychainReads).toBe(1);
+  });
+});
+
 describe('Connections.client', () => {
   it('keeps the client while address and key stay the same, and never sends a replaced key', async () => {
     const keys = new KeyVault(keychain);
@@ -171,5 +263,223 @@ describe('Connections.client', () => {
     expect(new Set([usual, quick, once]).size).toBe(3);
     expect(gateway.client(connection, { timeoutMs: 5_000 })).not.toBe(quick);
     expect(gateway.client(connection)).toBe(usual);
+  });
+});
+
+describe('Connections.active for a demo profile', () => {
+  it('starts the demo service on the port it had, and remembers a new one', async () => {
+    const keys = new KeyVault(keychain);
+    const asked: (number | undefined)[] = [];
+    let port = server.port;
+    const demo: DemoLauncher = {
+      ensureRunning: async (preferred) => {
+        asked.push(preferred);
+        return { baseUrl: `http://127.0.0.1:${port}`, apiKey: 'connections-demo-key' };
+      },
+      stop: async () => undefined,
+    };
+    const profile = profiles.add({
+      name: 'Demo',
+      baseUrl: server.origin,
+      allowInsecureHttp: false,
+      demo: true,
+    });
+    profiles.setActive(profile.id);
+    // A key in the vault for it changes nothing: the demo service has its own.
+    await keys.set(profile.id, 'connections-not-the-demo-key', { sessionOnly: true });
+    const gateway = connections(keys, demo);
+    expect(gateway.demo).toBe(demo);
+    // Where it was: nothing to remember.
+    expect(await gateway.active()).toMatchObject({ baseUrl: server.origin, apiKey: 'connections-demo-key' });
+    expect(cache.getMeta(profile.id, 'demo_port')).toBeNull();
+    port = server.port + 1;
+    expect((await gateway.active()).baseUrl).toBe(`http://127.0.0.1:${port}`);
+    expect(cache.getMeta(profile.id, 'demo_port')).toBe(String(port));
+    await gateway.active();
+    expect(asked).toEqual([undefined, undefined, port]);
+  });
+
+  it('is a profile like any other where no demo service can start (its key from the keychain)', async () => {
+    const keys = new KeyVault(keychain);
+    const profile = profiles.add({
+      name: 'Demo',
+      baseUrl: server.origin,
+      allowInsecureHttp: false,
+      demo: true,
+    });
+    profiles.setActive(profile.id);
+    await expect(connections(keys).active()).rejects.toMatchObject({
+      error: {
+        kind: 'unauthorized',
+        reason: 'no_key_stored',
+        message: 'No API key is stored for the profile “Demo”. Store its key again.',
+        details: { profileName: 'Demo' },
+      },
+    });
+    await keys.set(profile.id, 'connections-demo-keychain-key', { sessionOnly: true });
+    expect(connections(keys).active()).toMatchObject({ apiKey: 'connections-demo-keychain-key' });
+  });
+});
+
+describe('Connections pinned to a profile (the CLI’s --profile)', () => {
+  it('acts on the pinned profile whatever is active, until it is removed', async () => {
+    const keys = new KeyVault(keychain);
+    const pinned = await profileWithKey(keys, 'Pinned', 'connections-pinned-key');
+    const active = await profileWithKey(keys, 'Active', 'connections-active-key');
+    const gateway = connections(keys);
+    expect(gateway.activeProfileId()).toBe(active);
+    expect(gateway.activeScope()).toBe(active);
+    expect(gateway.pinnedProfileGone()).toBe(false);
+
+    gateway.pin(pinned);
+    expect(gateway.activeProfileId()).toBe(pinned);
+    expect(gateway.activeScope()).toBe(pinned);
+    expect(gateway.active()).toMatchObject({ scope: pinned, apiKey: 'connections-pinned-key' });
+    expect(profiles.activeId()).toBe(active);
+    expect(gateway.pinnedProfileGone()).toBe(false);
+
+    profiles.remove(pinned);
+    expect(gateway.pinnedProfileGone()).toBe(true);
+    expect(() => gateway.active()).toThrow(
+      expect.objectContaining({ error: expect.objectContaining({ kind: 'no_profile' }) }),
+    );
+    expect(() => gateway.pin('no-such-profile')).toThrow(
+      expect.objectContaining({ error: expect.objectContaining({ kind: 'not_found' }) }),
+    );
+  });
+
+  it('answers a profile by id, active or not', async () => {
+    const keys = new KeyVault(keychain);
+    const other = await profileWithKey(keys, 'Other', 'connections-other-key');
+    await profileWithKey(keys, 'Active', 'connections-active-key');
+    expect(await connections(keys).forProfileId(other)).toMatchObject({
+      scope: other,
+      apiKey: 'connections-other-key',
+    });
+    await expect(connections(keys).forProfileId('no-such-profile')).rejects.toMatchObject({
+      error: { kind: 'not_found' },
+    });
+  });
+});
+
+describe('a fixed connection (the CLI with REPORT_DESK_API_KEY)', () => {
+  it('is cached under a salted scope, never the key or its plain hash', () => {
+    const keys = new KeyVault(keychain);
+    const fixedConnection = {
+      baseUrl: server.origin,
+      apiKey: 'connections-fixed-key',
+      allowInsecureHttp: false,
+    };
+    const scopeSalt = Buffer.from('connections-test-salt');
+    const gateway = connections(keys, undefined, { fixedConnection, scopeSalt });
+    const scope = saltedScope(scopeSalt, server.origin, 'connections-fixed-key');
+    expect(gateway.active()).toEqual({ ...fixedConnection, scope });
+    expect(gateway.activeScope()).toBe(scope);
+    expect(scope).not.toContain('connections-fixed-key');
+    expect(() => connections(keys, undefined, { fixedConnection }).active()).toThrow(
+      'A fixed connection needs the data dir’s scope salt (ConnectionsOptions.scopeSalt).',
+    );
+    expect(connections(keys).activeScope()).toBeNull();
+  });
+});
+
+describe('Connections.withCurrentKey', () => {
+  it('asks once more with the key another process stored meanwhile, and says so in its log', async () => {
+    const keys = new KeyVault(keychain);
+    const lines: string[] = [];
+    const id = await profileWithKey(keys, 'Replaced', 'connections-old-key-1');
+    const gateway = connections(keys, undefined, { logger: recordingLogger(lines) });
+    const connection = await gateway.active();
+    // Another process replaces the key: the keychain and the profile's stamp change.
+    await keychain.set(id, 'connections-new-key-2');
+    profiles.markKeyChanged(id);
+    server.accepted = 'connections-new-key-2';
+    const account = await gateway.withCurrentKey(connection, (c) => gateway.client(c).getAccount());
+    expect(account).toMatchObject({ name: 'Connections' });
+    expect(sentKeys()).toEqual(['Bearer connections-old-key-1', 'Bearer connections-new-key-2']);
+    expect(lines).toContain('[gateway] the key was replaced meanwhile; asking again with the new one');
+    expect(lines.some((line) => line.startsWith('[api] GET /api/v1/account 401'))).toBe(true);
+  });
+
+  it('lets the 401 stand when the key did not change, is not the vault’s, or its profile is gone', async () => {
+    const keys = new KeyVault(keychain);
+    const id = await profileWithKey(keys, 'Rejected', 'connections-rejected-key');
+    server.accepted = 'another-key-entirely';
+    const gateway = connections(keys);
+    const ask = (c: Awaited<ReturnType<Connections['active']>>) =>
+      gateway.withCurrentKey(c, (again) => gateway.client(again).getAccount());
+    const rejected = { error: { kind: 'unauthorized' } };
+    await expect(ask(await gateway.active())).rejects.toMatchObject(rejected);
+    expect(sentKeys()).toHaveLength(1);
+    const { keyOfProfile: _, ...notTheVaults } = await gateway.active();
+    const readsBefore = keychainReads;
+    await expect(ask(notTheVaults)).rejects.toMatchObject(rejected);
+    expect(sentKeys()).toHaveLength(2);
+    // Not the vault's key: the vault's copies are kept (no keychain read for the next request).
+    expect(gateway.active()).not.toBeInstanceOf(Promise);
+    expect(keychainReads).toBe(readsBefore);
+    const connection = await gateway.active();
+    profiles.remove(id);
+    await expect(ask(connection)).rejects.toMatchObject(rejected);
+    expect(sentKeys()).toHaveLength(3);
+  });
+
+  it('passes any other failure through as it is, asking once', async () => {
+    const keys = new KeyVault(keychain);
+    await profileWithKey(keys, 'Failing', 'connections-failing-key');
+    server.answer = 'failure';
+    const gateway = connections(keys, undefined, { client: { retry: { maxAttempts: 1 } } });
+    await expect(
+      gateway.withCurrentKey(await gateway.active(), (c) => gateway.client(c).getAccount()),
+    ).rejects.toMatchObject({ error: { kind: 'server_error' } });
+    expect(sentKeys()).toHaveLength(1);
+    // Not a 401: the key held in memory is not doubted.
+    expect(keychainReads).toBe(0);
+  });
+});
+
+describe('the client’s settings', () => {
+  it('tries a GET twice unless told otherwise, and waits as long as it is told', async () => {
+    const keys = new KeyVault(keychain);
+    await profileWithKey(keys, 'Settings', 'connections-settings-key');
+    server.answer = 'failure';
+    const quickRetry = { baseDelayMs: 1, maxDelayMs: 1 };
+    const gateway = connections(keys, undefined, { client: { retry: quickRetry } });
+    const connection = await gateway.active();
+    await expect(gateway.client(connection).getAccount()).rejects.toMatchObject({
+      error: { kind: 'server_error' },
+    });
+    expect(sentKeys()).toHaveLength(2);
+    await expect(gateway.client(connection, { retry: { maxAttempts: 3 } }).getAccount()).rejects.toThrow();
+    expect(sentKeys()).toHaveLength(5);
+
+    // The service answers after 300 ms: a 100 ms limit (the app's setting) gives up, a longer one waits.
+    server.answer = 'late';
+    const impatient = connections(keys, undefined, { client: { timeoutMs: 100, retry: { maxAttempts: 1 } } });
+    await expect(impatient.client(connection).getAccount()).rejects.toMatchObject({
+      error: { kind: 'timeout' },
+    });
+    await expect(impatient.client(connection, { timeoutMs: 5_000 }).getAccount()).resolves.toMatchObject({
+      name: 'Connections',
+    });
+    // Without a setting: 8 s, far more than the 300 ms.
+    await expect(gateway.client(connection).getAccount()).resolves.toMatchObject({ name: 'Connections' });
+    expect((gateway.client(connection) as unknown as { timeoutMs: number }).timeoutMs).toBe(8_000);
+  });
+});
+
+describe('isNotFound and isUnauthorized', () => {
+  it('recognise the app’s own failures of that kind only', () => {
+    const failure = (kind: 'not_found' | 'unauthorized') => new AppFailure({ kind, message: kind });
+    expect([isNotFound(failure('not_found')), isNotFound(failure('unauthorized'))]).toEqual([true, false]);
+    expect([isUnauthorized(failure('unauthorized')), isUnauthorized(failure('not_found'))]).toEqual([
+      true,
+      false,
+    ]);
+    const lookalike = Object.assign(new Error('not found'), { error: { kind: 'not_found' } });
+    expect([isNotFound(lookalike), isUnauthorized({ error: { kind: 'unauthorized' } })]).toEqual([
+      false,
+      false,
+    ]);
   });
 });

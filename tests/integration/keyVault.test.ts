@@ -158,6 +158,21 @@ describe('KeyVault.forRequest: the copies of keychain keys held in memory', () =
     expect(keychain.reads).toBe(0);
   });
 
+  it('heldFor answers from memory only: the session key, or the copy of that stamp', async () => {
+    const keychain = countedStore({ p: 'vault-held-keychain-key' });
+    const vault = new KeyVault(keychain.store);
+    expect(vault.heldFor('p', 'A')).toBeUndefined();
+    expect(keychain.reads).toBe(0);
+    await vault.forRequest('p', 'A');
+    expect(vault.heldFor('p', 'A')).toBe('vault-held-keychain-key');
+    expect(vault.heldFor('p', 'B')).toBeUndefined();
+    expect(vault.heldFor('q', 'A')).toBeUndefined();
+    // A session key wins over any copy, whatever the stamp.
+    await vault.set('p', 'vault-held-session-key', { sessionOnly: true });
+    expect(vault.heldFor('p', 'B')).toBe('vault-held-session-key');
+    expect(keychain.reads).toBe(1);
+  });
+
   it('stamping after a session-only key is harmless, and the session key is served', async () => {
     const vault = new KeyVault(plainStore({}));
     await vault.set('p', 'vault-session-only-key', { sessionOnly: true });
