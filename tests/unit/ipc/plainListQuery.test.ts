@@ -139,6 +139,7 @@ describe('plainListQuery', () => {
     ['an own __proto__', JSON.parse('{"__proto__":{"page":2}}') as unknown],
     ['a list', [1]],
     ['null', null],
+    ['nothing', undefined],
     ['text', 'page=2'],
     ['an object of a class', new (class Query {})()],
     ['an object without a prototype', Object.assign(Object.create(null) as object, { page: 2 })],
