@@ -69,11 +69,17 @@ function connections(
   });
 }
 
+/** A profile on the test server, made the active one. */
+function activeProfile(name: string, demo = false) {
+  const profile = profiles.add({ name, baseUrl: server.origin, allowInsecureHttp: false, demo });
+  profiles.setActive(profile.id);
+  return profile;
+}
+
 async function profileWithKey(keys: KeyVault, name: string, key: string): Promise<string> {
-  const profile = profiles.add({ name, baseUrl: server.origin, allowInsecureHttp: false, demo: false });
+  const profile = activeProfile(name);
   await keys.set(profile.id, key, { sessionOnly: false });
   keys.stamp(profile.id, profiles.markKeyChanged(profile.id).keySetAt ?? '');
-  profiles.setActive(profile.id);
   return profile.id;
 }
 
@@ -191,13 +197,7 @@ describe('Connections.active', () => {
   it('refuses with no_profile when none is active, and says when no key is stored', async () => {
     const keys = new KeyVault(keychain);
     expect(() => connections(keys).active()).toThrow(AppFailure);
-    const profile = profiles.add({
-      name: 'Keyless',
-      baseUrl: server.origin,
-      allowInsecureHttp: false,
-      demo: false,
-    });
-    profiles.setActive(profile.id);
+    activeProfile('Keyless');
     await expect(connections(keys).active()).rejects.toMatchObject({
       error: { kind: 'unauthorized', reason: 'no_key_stored' },
     });
@@ -207,14 +207,8 @@ describe('Connections.active', () => {
 describe('Connections.active for a key stored with its profile (never replaced)', () => {
   it('reads the keychain once, then holds the key', async () => {
     const keys = new KeyVault(keychain);
-    const profile = profiles.add({
-      name: 'First',
-      baseUrl: server.origin,
-      allowInsecureHttp: false,
-      demo: false,
-    });
+    const profile = activeProfile('First');
     await keychain.set(profile.id, 'connections-first-key');
-    profiles.setActive(profile.id);
     expect(profiles.get(profile.id)?.keySetAt).toBeUndefined();
     const gateway = connections(keys);
     expect(await gateway.active()).toMatchObject({ apiKey: 'connections-first-key' });
@@ -278,13 +272,7 @@ describe('Connections.active for a demo profile', () => {
       },
       stop: async () => undefined,
     };
-    const profile = profiles.add({
-      name: 'Demo',
-      baseUrl: server.origin,
-      allowInsecureHttp: false,
-      demo: true,
-    });
-    profiles.setActive(profile.id);
+    const profile = activeProfile('Demo', true);
     // A key in the vault for it changes nothing: the demo service has its own.
     await keys.set(profile.id, 'connections-not-the-demo-key', { sessionOnly: true });
     const gateway = connections(keys, demo);
@@ -301,13 +289,7 @@ describe('Connections.active for a demo profile', () => {
 
   it('is a profile like any other where no demo service can start (its key from the keychain)', async () => {
     const keys = new KeyVault(keychain);
-    const profile = profiles.add({
-      name: 'Demo',
-      baseUrl: server.origin,
-      allowInsecureHttp: false,
-      demo: true,
-    });
-    profiles.setActive(profile.id);
+    const profile = activeProfile('Demo', true);
     await expect(connections(keys).active()).rejects.toMatchObject({
       error: {
         kind: 'unauthorized',

@@ -10,12 +10,8 @@ import { parseJsonBody, toReport, toReportPage } from '../../../electron/core/ap
 const zod = vi.hoisted(() => ({ calls: 0 }));
 vi.mock('../../../shared/report', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../shared/report')>();
-  const ReportSchema = Object.create(actual.ReportSchema) as typeof actual.ReportSchema;
-  ReportSchema.safeParse = ((value: unknown) => {
-    zod.calls += 1;
-    return actual.ReportSchema.safeParse(value);
-  }) as typeof actual.ReportSchema.safeParse;
-  return { ...actual, ReportSchema };
+  const { countedSchema } = await import('../../helpers/countedZod');
+  return { ...actual, ReportSchema: countedSchema(actual.ReportSchema, zod) };
 });
 
 const REQUESTED = { page: 1, perPage: 10 };

@@ -12,12 +12,8 @@ import { mulberry32 } from '../../helpers/hostileJson';
 const zod = vi.hoisted(() => ({ calls: 0 }));
 vi.mock('../../../shared/report', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../shared/report')>();
-  const counted = Object.create(actual.ListQuerySchema) as typeof actual.ListQuerySchema;
-  counted.safeParse = ((value: unknown) => {
-    zod.calls += 1;
-    return actual.ListQuerySchema.safeParse(value);
-  }) as typeof actual.ListQuerySchema.safeParse;
-  return { ...actual, ListQuerySchema: counted };
+  const { countedSchema } = await import('../../helpers/countedZod');
+  return { ...actual, ListQuerySchema: countedSchema(actual.ListQuerySchema, zod) };
 });
 // Imported after the mock: the contract's channel table holds the counted schema.
 const { parseChannelInput } = await import('../../../shared/contract');
