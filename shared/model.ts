@@ -127,6 +127,8 @@ export interface ReportPage {
 export const MAX_URL_LENGTH = 2048;
 export const MAX_PASSWORD_LENGTH = 256;
 export const MAX_SEARCH_LENGTH = 2000;
+/** The last page a list query may ask for. */
+export const MAX_PAGE = 1_000_000;
 export const MAX_PROJECT_LENGTH = 200;
 
 export const REPORT_PASSWORD_REQUIRED = 'A password-protected report needs a password.';

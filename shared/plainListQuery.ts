@@ -5,7 +5,9 @@
  */
 import {
   ListQuerySchema,
+  MAX_PAGE,
   MAX_PROJECT_LENGTH,
+  PER_PAGE_VALUES,
   MAX_SEARCH_LENGTH,
   REPORT_RESULTS,
   SORT_BY_VALUES,
@@ -21,8 +23,8 @@ const PLAIN_LIST_FIELDS: Record<keyof ParsedListQuery, (value: unknown) => boole
   result: (v) => (REPORT_RESULTS as readonly unknown[]).includes(v),
   sort_by: (v) => (SORT_BY_VALUES as readonly unknown[]).includes(v),
   sort: (v) => (SORT_VALUES as readonly unknown[]).includes(v),
-  per_page: (v) => v === 10 || v === 25 || v === 50 || v === 100,
-  page: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1_000_000,
+  per_page: (v) => (PER_PAGE_VALUES as readonly unknown[]).includes(v),
+  page: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_PAGE,
 };
 const PLAIN_LIST_ORDER = Object.keys(ListQuerySchema.shape) as (keyof ParsedListQuery)[];
 

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import {
+  MAX_PAGE,
   MAX_PASSWORD_LENGTH,
   MAX_PROJECT_LENGTH,
   MAX_SEARCH_LENGTH,
@@ -71,7 +72,7 @@ const pageField = z.preprocess(
     .number({ error: 'Page must be a whole number from 1.' })
     .int('Page must be a whole number from 1.')
     .min(1, 'Page must be a whole number from 1.')
-    .max(1_000_000, 'Page is too large.'),
+    .max(MAX_PAGE, 'Page is too large.'),
 );
 
 /** `page` is not in the spec, but a paginated list needs one; Laravel-style services use it. */
