@@ -16,8 +16,8 @@ import {
   DOWNLOAD_LIMIT_MS,
   FIRST_CHECK_DELAY_MS,
   RESTART_POLL_MS,
-  type Timers,
 } from '../../electron/core/updates/updateController';
+import type { Timers } from '../../electron/core/timers';
 import { STAGING_ID_FILE, UPDATE_SETTINGS_FILE } from '../../electron/core/updates/updateSettings';
 import type { UpdatesService } from '../../electron/core/updates/updatesService';
 import { DownloadOnlyUpdater } from '../../electron/core/updates/updaters';

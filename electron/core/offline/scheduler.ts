@@ -14,6 +14,7 @@
 import type { ConnectivityState, OfflineOptions, SyncSummary } from '../../../shared/contract';
 import { toAppError, type AppError } from '../../../shared/errors';
 import type { EventHub } from '../events';
+import { UNREF_TIMERS, type Timers } from '../timers';
 import { planRuns, type ProfileSchedule, type RunMode } from './plan';
 import type { PowerSource } from './power';
 
@@ -27,22 +28,11 @@ export const START_DELAY_MS = 5_000;
 /** Never sleep longer than this between looks (options may change in another process). */
 export const MAX_SLEEP_MS = 15 * 60_000;
 
-export interface SchedulerClock {
+export interface SchedulerClock extends Timers {
   now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
 }
 
-export const REAL_CLOCK: SchedulerClock = {
-  now: () => Date.now(),
-  setTimeout: (run, ms) => {
-    const handle = setTimeout(run, ms);
-    // A pending look must not keep a process alive.
-    handle.unref();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+export const REAL_CLOCK: SchedulerClock = { now: () => Date.now(), ...UNREF_TIMERS };
 
 export interface ScheduledProfile {
   id: string;

@@ -13,11 +13,12 @@ import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
 import { load as loadYaml } from 'js-yaml';
 import type { UpdateStatus } from '../../../shared/contract';
 import type { Logger } from '../log';
+import type { Timers } from '../timers';
 import type { FeedTransport } from './feedHttp';
 import { checkFeedUrl } from './feedUrl';
 import { RELEASE_PUBLIC_KEYS } from './releaseKeys';
 import { publicKeyFromPem } from './signatures';
-import { UpdateController, type Timers } from './updateController';
+import { UpdateController } from './updateController';
 import { UpdateSettingsStore } from './updateSettings';
 import { unmanagedUpdates, type UpdatesService, type WorkActivity } from './updatesService';
 import {

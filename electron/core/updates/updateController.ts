@@ -20,6 +20,7 @@ import type {
 } from '../../../shared/contract';
 import type { Logger } from '../log';
 import { withoutControlCharacters } from '../text';
+import { UNREF_TIMERS, type Timers } from '../timers';
 import { updateFailureReason } from './updateFailure';
 import type { UpdatesService, WorkActivity } from './updatesService';
 import type { UpdateSettings, UpdateSettingsStore } from './updateSettings';
@@ -38,17 +39,6 @@ export const RESTART_POLL_MS = 1_000;
 export const DOWNLOAD_LIMIT_MS = 7_200_000;
 /** Release notes longer than this are cut (a settings card, not a document viewer). */
 export const MAX_RELEASE_NOTES_CHARS = 20_000;
-
-export interface Timers {
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const unrefTimers: Timers = {
-  // A timer alone never keeps a process alive (the preview, the tests).
-  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 export interface UpdateControllerOptions {
   /** BaseUpdater's subclasses install on quit through beforeQuit; MacUpdater natively. */
@@ -85,7 +75,7 @@ export class UpdateController implements UpdatesService {
   private readonly now: () => Date;
 
   constructor(private readonly options: UpdateControllerOptions) {
-    this.timers = options.timers ?? unrefTimers;
+    this.timers = options.timers ?? UNREF_TIMERS;
     this.now = options.now ?? (() => new Date());
     this.settings = options.settings.read();
     useChannel(options.updater, this.settings.channel);
