@@ -9,7 +9,15 @@
 import type Database from 'better-sqlite3';
 import type { NormalizedListQuery } from '../../../shared/report';
 import { chooseCountedPlan, type ListPlan, type SortIndex } from './listPlan';
-import { listFilters, planCounts, readPageRows, RememberedSearches, type Statement } from './listSql';
+import {
+  ftsPhrase,
+  listFilters,
+  planCounts,
+  readPageRows,
+  RememberedSearches,
+  sqlDirection,
+  type Statement,
+} from './listSql';
 import { pagePieces } from './pageSeek';
 import type { ReportRow } from './records';
 
@@ -51,8 +59,8 @@ function matchingUrls(search: string, q: Filters, inUrlOrder: boolean): string {
     WHERE ${['u.scope = @scope', ...contains, ...filters].join(' AND ')}`;
 }
 
-/** The trigram index's phrase for a search: its lowercased text, quotes doubled. */
-const trigramPhrase = (search: string) => `"${search.toLowerCase().replace(/"/g, '""')}"`;
+/** The trigram index's phrase for a search: its lowercased text as one phrase. */
+const trigramPhrase = (search: string) => ftsPhrase(search.toLowerCase());
 
 export class CountedQuery {
   /** Each search's counts per (project, result), while the database is unchanged. */
@@ -88,7 +96,7 @@ export class CountedQuery {
     const plan = chooseCountedPlan({ q, total, rangeRows, filteredRows }, this.seekFromSteps);
     const { whereSql, params } = listFilters(scope, q);
     params.match = trigramPhrase(q.search);
-    const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
+    const listed = sqlDirection(q);
     const read = (source: string, walked: 'ASC' | 'DESC', take: number, skip: number) => ({
       total,
       plan,
@@ -174,7 +182,7 @@ export class CountedQuery {
   ): Iterable<{ url: string; n: number }> {
     return this.statement(
       `SELECT u.url AS url, sum(u.n) AS n FROM ${matchingUrls(q.search, q, true)}
-       GROUP BY u.url ORDER BY u.url ${q.sort === 'asc' ? 'ASC' : 'DESC'}`,
+       GROUP BY u.url ORDER BY u.url ${sqlDirection(q)}`,
     ).iterate(params) as Iterable<{ url: string; n: number }>;
   }
 }

@@ -10,11 +10,13 @@ import { CountedQuery } from './countedQuery';
 import { choosePlan, type ListPlan } from './listPlan';
 import {
   countedRows,
+  ftsPhrase,
   listFilters,
   planCounts,
   readPageRows,
   RememberedSearches,
   SEARCH_CONDITION,
+  sqlDirection,
   type Statement,
 } from './listSql';
 import { parseRecord, type ReportRow } from './records';
@@ -135,7 +137,7 @@ export class ListQuery {
     const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
     if (plan.kind === 'empty') return { total, plan, rows: [] };
 
-    const listed = q.sort === 'asc' ? 'ASC' : 'DESC';
+    const listed = sqlDirection(q);
     const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
     const inMatches = 'rowid IN (SELECT value FROM json_each(@rowids))';
     const source =
@@ -190,7 +192,7 @@ export class ListQuery {
    * The scope's key is left out while no other scope has rows (it would match every row).
    */
   private trigramMatch(scope: string, search: string, q: NormalizedListQuery): string | null {
-    const parts = [`url : "${search.replace(/"/g, '""')}"`];
+    const parts = [`url : ${ftsPhrase(search)}`];
     const filters: ['r' | 'p' | 's', string][] = [];
     if (q.project !== '') filters.push(['p', q.project]);
     if (q.result !== null) filters.push(['r', q.result]);

@@ -17,6 +17,16 @@ const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
   result: ['result', 'id_sort', 'id'],
 };
 
+/** The list's order as SQL says it. */
+export function sqlDirection(q: Pick<NormalizedListQuery, 'sort'>): 'ASC' | 'DESC' {
+  return q.sort === 'asc' ? 'ASC' : 'DESC';
+}
+
+/** A text as one FTS5 phrase: in double quotes, its own quotes doubled. */
+export function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
 /** The ORDER BY terms of the list's order, or of its reverse. */
 export function orderBy(q: Pick<NormalizedListQuery, 'sort_by'>, direction: 'ASC' | 'DESC'): string {
   return ORDER_COLUMNS[q.sort_by].map((column) => `${column} ${direction}`).join(', ');
@@ -71,7 +81,7 @@ export function readPageRows(
   return statement(
     `SELECT id, record, fetched_at FROM reports WHERE rowid IN (
        SELECT rowid FROM ${source} ORDER BY ${orderBy(q, walked)} LIMIT @take OFFSET @skip
-     ) ORDER BY ${orderBy(q, q.sort === 'asc' ? 'ASC' : 'DESC')}`,
+     ) ORDER BY ${orderBy(q, sqlDirection(q))}`,
   ).all({ ...params, take, skip }) as ReportRow[];
 }
 
