@@ -6,7 +6,14 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { plainListQuery } from '../../../shared/plainListQuery';
-import { ListQuerySchema } from '../../../shared/report';
+import {
+  ListQuerySchema,
+  PER_PAGE_VALUES,
+  REPORT_RESULTS,
+  SORT_BY_VALUES,
+  SORT_VALUES,
+} from '../../../shared/report';
+import { listStateToQuery, type ListState } from '../../../renderer/src/lib/listState';
 import { mulberry32 } from '../../helpers/hostileJson';
 
 const zod = vi.hoisted(() => ({ calls: 0 }));
@@ -179,6 +186,25 @@ describe('plainListQuery', () => {
     for (let n = 0; n < 1000; n++) if (expectSameAsZod(randomQuery(random))) read += 1;
     // Most queries are plain: the comparison must have run on many.
     expect(read).toBeGreaterThan(300);
+  });
+});
+
+describe('the list screen’s queries', () => {
+  it('all take the fast path, whatever the list shows (renderer/src/lib/listState.ts)', () => {
+    const random = mulberry32(31);
+    const one = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)];
+    for (let n = 0; n < 500; n++) {
+      const state: ListState = {
+        search: one(['', ' contoso ', 'fabrikam.io/products', '"quoted" 100%', 'a'.repeat(2000)]),
+        result: one([null, ...REPORT_RESULTS]),
+        project: one(['', 'docs', ' blog ']),
+        sortBy: one(SORT_BY_VALUES),
+        sort: one(SORT_VALUES),
+        perPage: one(PER_PAGE_VALUES),
+        page: one([1, 2, 40, 1_000_000]),
+      };
+      expect({ state, read: expectSameAsZod(listStateToQuery(state)) }).toEqual({ state, read: true });
+    }
   });
 });
 
