@@ -594,9 +594,7 @@ const PLAIN_INPUT: { [C in Channel]?: (input: unknown) => ChannelParsedInput<C> 
 
 /** Validates a channel's input; the answer is either the parsed input or an invalid_input error. */
 export function parseChannelInput<C extends Channel>(name: C, input: unknown): Result<ChannelParsedInput<C>> {
-  const plain = (PLAIN_INPUT[name] as ((input: unknown) => ChannelParsedInput<C> | undefined) | undefined)?.(
-    input,
-  );
+  const plain = PLAIN_INPUT[name]?.(input);
   if (plain !== undefined) return { ok: true, value: plain };
   const parsed = CHANNELS[name].input.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data as ChannelParsedInput<C> };

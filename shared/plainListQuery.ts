@@ -15,15 +15,20 @@ import {
   type ParsedListQuery,
 } from './report';
 
+const oneOf =
+  (values: readonly unknown[]) =>
+  (value: unknown): boolean =>
+    values.includes(value);
+
 /** Each list field's test for a value already in its plain form: the schema's rules, no conversion. */
 const PLAIN_LIST_FIELDS: Record<keyof ParsedListQuery, (value: unknown) => boolean> = {
   search: (v) => typeof v === 'string' && v.length <= MAX_SEARCH_LENGTH,
   search_by: (v) => v === 'url',
   project: (v) => typeof v === 'string' && v.length <= MAX_PROJECT_LENGTH,
-  result: (v) => (REPORT_RESULTS as readonly unknown[]).includes(v),
-  sort_by: (v) => (SORT_BY_VALUES as readonly unknown[]).includes(v),
-  sort: (v) => (SORT_VALUES as readonly unknown[]).includes(v),
-  per_page: (v) => (PER_PAGE_VALUES as readonly unknown[]).includes(v),
+  result: oneOf(REPORT_RESULTS),
+  sort_by: oneOf(SORT_BY_VALUES),
+  sort: oneOf(SORT_VALUES),
+  per_page: oneOf(PER_PAGE_VALUES),
   page: (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_PAGE,
 };
 const PLAIN_LIST_ORDER = Object.keys(ListQuerySchema.shape) as (keyof ParsedListQuery)[];

@@ -146,7 +146,7 @@ export class CountedQuery {
         return { total, plan, rows: (listed === 'ASC' ? pieces : pieces.reverse()).flat() };
       }
       case 'walk': {
-        const walked = plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
+        const walked = sqlDirection(q, plan.reverse);
         const source =
           plan.search === 'url-set'
             ? ofUrls(`SELECT u.url FROM ${matchingUrls(q.search, q, false)}`, plan.index)

@@ -137,8 +137,7 @@ export class ListQuery {
     const plan = choosePlan({ q, total, rangeRows, filteredRows, trigramSearch });
     if (plan.kind === 'empty') return { total, plan, rows: [] };
 
-    const listed = sqlDirection(q);
-    const walked = plan.kind === 'walk' && plan.reverse ? (listed === 'ASC' ? 'DESC' : 'ASC') : listed;
+    const walked = sqlDirection(q, plan.kind === 'walk' && plan.reverse);
     const inMatches = 'rowid IN (SELECT value FROM json_each(@rowids))';
     const source =
       plan.kind === 'walk' && plan.search === 'trigram-set'

@@ -17,9 +17,9 @@ const ORDER_COLUMNS: Record<NormalizedListQuery['sort_by'], string[]> = {
   result: ['result', 'id_sort', 'id'],
 };
 
-/** The list's order as SQL says it. */
-export function sqlDirection(q: Pick<NormalizedListQuery, 'sort'>): 'ASC' | 'DESC' {
-  return q.sort === 'asc' ? 'ASC' : 'DESC';
+/** The list's order as SQL says it, or (`reverse`: a walk from the other end) its opposite. */
+export function sqlDirection(q: Pick<NormalizedListQuery, 'sort'>, reverse = false): 'ASC' | 'DESC' {
+  return (q.sort === 'asc') !== reverse ? 'ASC' : 'DESC';
 }
 
 /** A text as one FTS5 phrase: in double quotes, its own quotes doubled. */
