@@ -73,13 +73,11 @@ export function plainReport(item: unknown, owned = false): Report | undefined {
   // zod's order: the schema's fields, then the record's others in theirs. A record that starts
   // so is kept (`owned`: a body parsed here, which nothing else holds) or copied as it is; any
   // other is spread over the schema's fields.
-  const inOrder = startsInSchemaOrder(item);
-  const report =
-    inOrder && owned
+  const report = !startsInSchemaOrder(item)
+    ? { id, url, result, generated_at: generatedAt, privacy, project, ...item }
+    : owned
       ? item
-      : inOrder
-        ? { ...item }
-        : { id, url, result, generated_at: generatedAt, privacy, project, ...item };
+      : { ...item };
   report.id = String(id);
   return report as Report;
 }
