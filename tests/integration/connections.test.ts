@@ -35,15 +35,18 @@ beforeEach(async () => {
   cache = ReportCache.open(join(dir, 'data', 'cache.sqlite'));
   server = await startKeyedServer();
   keychainReads = 0;
+  // The in-memory store every core test uses for keytar (the real keychain is proved in
+  // keys.test.ts and, across processes, profilesProcesses.test.ts), with its reads counted.
   const memory = new MemoryKeyStore();
-  keychain = {
+  const counted: KeyStore = {
     get: (account) => {
       keychainReads += 1;
       return memory.get(account);
     },
     set: (account, secret) => memory.set(account, secret),
     delete: (account) => memory.delete(account),
-  } as KeyStore;
+  };
+  keychain = counted;
 });
 
 afterEach(async () => {
@@ -88,6 +91,8 @@ const sentKeys = () => server.sentKeys;
 /**
  * An account endpoint on 127.0.0.1 that records the key of each request and answers as told:
  * the account for an accepted key (any key when none is set), 401 for another, 500, or late.
+ * The spec leaves error bodies open (report-service-api.md §7, "not shown"); these are the
+ * reference service's (`{message}` on 401, electron/demo-service/server.ts) and Laravel's 500.
  */
 interface KeyedServer {
   origin: string;
