@@ -24,6 +24,51 @@ export function emit(measurement: Measurement): void {
   process.stdout.write(JSON.stringify(measurement) + '\n');
 }
 
+/** A goal as the benches write it: at most or at least a limit, then the unit ("<= 5 ms", ">= 3x"). */
+export interface Goal {
+  atMost: boolean;
+  limit: number;
+}
+
+export function parseGoal(text: string): Goal {
+  const match = /^(<=|>=) (\d+(?:\.\d+)?)/.exec(text);
+  if (!match) throw new Error(`A goal reads "<= N unit" or ">= N unit", not "${text}".`);
+  return { atMost: match[1] === '<=', limit: Number(match[2]) };
+}
+
+export function meets(value: number, goal: Goal): boolean {
+  return goal.atMost ? value <= goal.limit : value >= goal.limit;
+}
+
+/**
+ * `value` rounded to `digits` decimals, or to more where that rounding would read on the other
+ * side of the goal: 1.2049 against "<= 1.2x" prints 1.205, never 1.2 (which reads as met).
+ */
+export function roundForGoal(value: number, goal: Goal, digits = 2): number {
+  const met = meets(value, goal);
+  for (let places = digits; places <= 12; places++) {
+    const rounded = round(value, places);
+    if (meets(rounded, goal) === met) return rounded;
+  }
+  return value;
+}
+
+/**
+ * A figure held to a goal: `met` computed from the value as measured, and the value printed
+ * with the precision the goal needs (roundForGoal), so the line never reads as met when it is not.
+ */
+export function emitGoal(
+  bench: string,
+  metric: string,
+  value: number,
+  unit: string,
+  goal: string,
+  digits = 2,
+): void {
+  const parsed = parseGoal(goal);
+  emit({ bench, metric, value: roundForGoal(value, parsed, digits), unit, goal, met: meets(value, parsed) });
+}
+
 /** A figure without a goal: context for the ones that have one. */
 export function info(bench: string, metric: string, value: number, unit: string): void {
   emit({ bench, metric, value, unit, goal: 'none (informational)', met: true });

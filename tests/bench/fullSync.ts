@@ -21,7 +21,7 @@ import {
   SYNC_CONCURRENCY,
 } from '../../electron/core/cache/fullSync';
 import { startDemoService } from '../../electron/demo-service/server';
-import { emit, info, median, note, round } from './common';
+import { emitGoal, info, median, note, round } from './common';
 import { coreWithProfile } from './core';
 import { startRemoteService, type RemoteService } from './remoteService';
 
@@ -111,14 +111,7 @@ export async function runFullSync(): Promise<void> {
   for (let run = 0; run < RUNS; run++) seconds.push(await timeInProcess(REPORTS, 0));
   note(BENCH, `runs: ${seconds.map((s) => round(s, 3)).join(' s, ')} s`);
   const typical = median(seconds);
-  emit({
-    bench: BENCH,
-    metric: 'seconds_10k',
-    value: round(typical, 3),
-    unit: 's',
-    goal: '<= 3 s',
-    met: typical <= 3,
-  });
+  emitGoal(BENCH, 'seconds_10k', typical, 's', '<= 3 s', 3);
   info(BENCH, 'reports_per_second', Math.round(REPORTS / typical), 'reports/s');
 
   const remote = await startRemoteService();
@@ -126,14 +119,7 @@ export async function runFullSync(): Promise<void> {
     // Side by side in this run: the service in this process as measured before, then remote.
     const inProcess = await timeInProcess(REPORTS, LATENCY_MS);
     const at50ms10k = await timeRemote(remote, REPORTS, LATENCY_MS);
-    emit({
-      bench: BENCH,
-      metric: 'seconds_10k_at_50ms',
-      value: round(at50ms10k, 3),
-      unit: 's',
-      goal: '<= 2 s',
-      met: at50ms10k <= 2,
-    });
+    emitGoal(BENCH, 'seconds_10k_at_50ms', at50ms10k, 's', '<= 2 s', 3);
     note(
       BENCH,
       `10,000 reports at ${LATENCY_MS} ms: ${round(at50ms10k, 3)} s with the service in its own process, ${round(inProcess, 3)} s with it in this one (as measured before)`,

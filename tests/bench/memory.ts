@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import { loadScopeSalt, saltedScope } from '../../electron/core/cache/scopeSalt';
 import { freeLoopbackPort } from '../helpers/network';
-import { emit, info, note, round, tempDir } from './common';
+import { emitGoal, info, note, round, tempDir } from './common';
 import { OFFLINE_REPORT_COUNT, fillCache } from './offlineQuery';
 
 const BENCH = 'memory';
@@ -70,14 +70,7 @@ export async function runMemory(): Promise<void> {
     }
     note(BENCH, `walked ${child.pages} pages, ${child.reports} reports, all from the cache`);
     const rss = child.rssAfterWalkBytes / MB;
-    emit({
-      bench: BENCH,
-      metric: 'rss_after_walk',
-      value: round(rss, 1),
-      unit: 'MB',
-      goal: '<= 200 MB',
-      met: rss <= 200,
-    });
+    emitGoal(BENCH, 'rss_after_walk', rss, 'MB', '<= 200 MB', 1);
     info(BENCH, 'rss_core_started', round(child.rssStartBytes / MB, 1), 'MB');
     info(BENCH, 'heap_used_after_walk', round(child.heapUsedAfterWalkBytes / MB, 1), 'MB');
   } finally {

@@ -18,7 +18,7 @@ import {
   type NormalizedListQuery,
   type Report,
 } from '../../shared/model';
-import { emit, info, median, note, percentile, realisticReportChunks, round, tempDir } from './common';
+import { emitGoal, info, median, note, percentile, realisticReportChunks, round, tempDir } from './common';
 
 const BENCH = 'offline-query';
 export const OFFLINE_REPORT_COUNT = 100_000;
@@ -166,44 +166,16 @@ export async function runOfflineQuery(): Promise<void> {
     }
 
     const sqliteMedian = median(sqliteMs);
-    emit({
-      bench: BENCH,
-      metric: 'sqlite_median',
-      value: round(sqliteMedian, 3),
-      unit: 'ms',
-      goal: '<= 5 ms',
-      met: sqliteMedian <= 5,
-    });
+    emitGoal(BENCH, 'sqlite_median', sqliteMedian, 'ms', '<= 5 ms', 3);
     const p95 = percentile(sqliteMs, 95);
-    emit({
-      bench: BENCH,
-      metric: 'sqlite_p95',
-      value: round(p95, 3),
-      unit: 'ms',
-      goal: '<= 5 ms',
-      met: p95 <= 5,
-    });
+    emitGoal(BENCH, 'sqlite_p95', p95, 'ms', '<= 5 ms', 3);
     const max = Math.max(...sqliteMs);
-    emit({
-      bench: BENCH,
-      metric: 'sqlite_max',
-      value: round(max, 3),
-      unit: 'ms',
-      goal: '<= 20 ms',
-      met: max <= 20,
-    });
+    emitGoal(BENCH, 'sqlite_max', max, 'ms', '<= 20 ms', 3);
     const memoryMedian = median(memoryMs);
     info(BENCH, 'in_memory_median', round(memoryMedian, 3), 'ms');
     info(BENCH, 'in_memory_p95', round(percentile(memoryMs, 95), 3), 'ms');
     const speedup = memoryMedian / sqliteMedian;
-    emit({
-      bench: BENCH,
-      metric: 'speedup_vs_in_memory',
-      value: round(speedup),
-      unit: 'x',
-      goal: '>= 3x',
-      met: speedup >= 3,
-    });
+    emitGoal(BENCH, 'speedup_vs_in_memory', speedup, 'x', '>= 3x');
   } finally {
     cache.close();
     dir.remove();

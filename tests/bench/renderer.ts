@@ -18,7 +18,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
 import { startDemoService } from '../../electron/demo-service/server';
 import { normalizeListQuery, type SortBy, type SortDirection } from '../../shared/model';
-import { emit, info, median, note, round, tempDir } from './common';
+import { emitGoal, info, median, note, round, tempDir } from './common';
 import { coreWithProfile, type BenchCore } from './core';
 import { CHROMIUM_LAUNCH_OPTIONS } from '../helpers/chromium';
 
@@ -72,14 +72,7 @@ function measureBundle(outDir: string): void {
     sizes[kind].gzip += gzipSync(bytes).length;
   }
   const jsGzip = sizes.js.gzip / KB;
-  emit({
-    bench: BENCH,
-    metric: 'js_gzip',
-    value: round(jsGzip, 1),
-    unit: 'KB',
-    goal: '<= 110 KB',
-    met: jsGzip <= 110,
-  });
+  emitGoal(BENCH, 'js_gzip', jsGzip, 'KB', '<= 110 KB', 1);
   info(BENCH, 'js_raw', round(sizes.js.raw / KB, 1), 'KB');
   // What the first load runs before anything else: the entry script and the modules it
   // preloads (issue 22: screens and dialogs the list does not need come later, when used).
@@ -243,14 +236,7 @@ async function measureUi(page: Page, preview: PreviewServer, bench: BenchCore): 
   note(BENCH, `before the first rows of the last load: ${await startProfile(page)}`);
   info(BENCH, 'navigation_to_100_rows_in_page_median', round(median(loads.map((t) => t.inPage)), 1), 'ms');
   const navigationMedian = median(loads.map((t) => t.polled));
-  emit({
-    bench: BENCH,
-    metric: 'navigation_to_100_rows_from_cache_median',
-    value: round(navigationMedian, 1),
-    unit: 'ms',
-    goal: '<= 150 ms',
-    met: navigationMedian <= 150,
-  });
+  emitGoal(BENCH, 'navigation_to_100_rows_from_cache_median', navigationMedian, 'ms', '<= 150 ms', 1);
 
   const sorts: number[] = [];
   for (let r = 0; r < SORT_ROUNDS; r++) {
@@ -266,14 +252,7 @@ async function measureUi(page: Page, preview: PreviewServer, bench: BenchCore): 
   }
   note(BENCH, `sort click → re-sorted list (ms): ${sorts.map((ms) => round(ms, 1)).join(', ')}`);
   const sortMedian = median(sorts);
-  emit({
-    bench: BENCH,
-    metric: 'sort_click_to_screen_median',
-    value: round(sortMedian, 1),
-    unit: 'ms',
-    goal: '<= 100 ms',
-    met: sortMedian <= 100,
-  });
+  emitGoal(BENCH, 'sort_click_to_screen_median', sortMedian, 'ms', '<= 100 ms', 1);
   info(BENCH, 'sort_click_to_screen_max', round(Math.max(...sorts), 1), 'ms');
 }
 
