@@ -188,13 +188,22 @@ const TARGETS = {
   'electron/core/cache/changeLog.ts': [
     'tests/integration/changeLog.test.ts',
     'tests/integration/offlineChanges.test.ts',
+    // Issue 29: the age cut in log order.
+    'tests/integration/pageWrite.test.ts',
   ],
   'electron/core/cache/reportWrites.ts': [
+    'tests/integration/pageWrite.test.ts',
     'tests/integration/changeLog.test.ts',
     'tests/integration/cache.test.ts',
     'tests/integration/reportCacheBehaviour.test.ts',
     'tests/integration/cacheWriteSoon.test.ts',
     'tests/integration/offlineChanges.test.ts',
+  ],
+  // Issue 29: a page's rows upserted by one statement, in rowid order.
+  'electron/core/cache/rowUpserts.ts': [
+    'tests/integration/pageWrite.test.ts',
+    'tests/integration/cache.test.ts',
+    'tests/integration/changeLog.test.ts',
   ],
   'electron/core/cache/cacheFile.ts': [
     'tests/integration/cache.test.ts',

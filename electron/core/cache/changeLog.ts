@@ -44,24 +44,39 @@ function fromRow(row: ChangeRow): LoggedChange {
 export class ChangeLog {
   constructor(private readonly statement: (sql: string) => Database.Statement) {}
 
-  /** Appends entries (in the caller's transaction), then drops what is past the retention. */
+  /**
+   * Appends entries (in the caller's transaction), then drops what is past the retention:
+   * entries CHANGE_LOG_DAYS older than the batch's newest (those of the batch are not written),
+   * and all but the newest CHANGE_LOG_MAX_ENTRIES.
+   */
   record(scope: string, changes: readonly ReportChange[]): void {
     if (changes.length === 0) return;
+    let newest = changes[0].at;
+    // Stryker disable next-line EqualityOperator: a tie is the same newest time.
+    for (const change of changes) if (change.at > newest) newest = change.at;
+    const before = new Date(Date.parse(newest) - CHANGE_LOG_DAYS * DAY_MS).toISOString();
     const insert = this.statement(
       'INSERT INTO change_log (scope, id, kind, at, fields) VALUES (?, ?, ?, ?, ?)',
     );
-    let newest = changes[0].at;
     for (const change of changes) {
-      insert.run(scope, change.id, change.kind, change.at, JSON.stringify(change.fields));
-      // Stryker disable next-line EqualityOperator: a tie is the same newest time.
-      if (change.at > newest) newest = change.at;
+      if (change.at >= before)
+        insert.run(scope, change.id, change.kind, change.at, JSON.stringify(change.fields));
     }
-    this.trim(scope, new Date(Date.parse(newest) - CHANGE_LOG_DAYS * DAY_MS).toISOString());
+    this.trim(scope, before);
   }
 
-  /** Drops the scope's entries older than `before` and all but the newest CHANGE_LOG_MAX_ENTRIES. */
+  /**
+   * Drops the scope's entries older than `before` and all but the newest CHANGE_LOG_MAX_ENTRIES.
+   * Entries are logged with the time of their write, so the log is in time order (but for the
+   * moments two writers overlap): the age cut walks it from the oldest entry and stops at the
+   * first one within the retention, instead of reading every entry.
+   */
   trim(scope: string, before: string): void {
-    this.statement('DELETE FROM change_log WHERE scope = ? AND at < ?').run(scope, before);
+    this.statement(
+      `DELETE FROM change_log WHERE scope = @scope AND seq < ifnull(
+         (SELECT seq FROM change_log WHERE scope = @scope AND at >= @before ORDER BY seq LIMIT 1),
+         9223372036854775807)`,
+    ).run({ scope, before });
     const cut = this.statement(
       'SELECT seq FROM change_log WHERE scope = ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
     ).get(scope, CHANGE_LOG_MAX_ENTRIES) as { seq: number } | undefined;

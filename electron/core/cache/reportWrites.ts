@@ -10,6 +10,7 @@ import type { Report } from '../../../shared/report';
 import type { ChangeLog } from './changeLog';
 import { idSortKey, parseRecord, projectOf, recordJson, textOrNull, type ReportRow } from './records';
 import { addedFields, changedFields, isBadNews, removedFields } from './reportDiff';
+import { RowUpserts, type RowWrite } from './rowUpserts';
 
 /** Meta key set when a full sync completes; from the first one on, changes are logged. */
 export const LAST_FULL_SYNC_META = 'last_full_sync_at';
@@ -44,7 +45,11 @@ export interface WriteContext {
 }
 
 export class ReportWrites {
-  constructor(private readonly cache: WriteContext) {}
+  private readonly rows: RowUpserts;
+
+  constructor(private readonly cache: WriteContext) {
+    this.rows = new RowUpserts(cache.statement);
+  }
 
   /**
    * Upserts reports in one transaction. `syncId` marks them as seen by that full sync's pass;
@@ -53,21 +58,11 @@ export class ReportWrites {
    * reports new to the copy and changes to watched fields are logged (not the user's `own`).
    */
   put(scope: string, reports: Report[], fetchedAt: string, options: PutOptions = {}): WriteCounts {
-    const upsert = this.cache.statement(`
-      INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at,
-                           fetched_at, last_seen_sync, record)
-      VALUES (@scope, @id, @idSort, @url, @urlLower, @result, @project, @generatedAt,
-              @fetchedAt, @seen, @record)
-      ON CONFLICT (scope, id) DO UPDATE SET
-        id_sort = excluded.id_sort, url = excluded.url, url_lower = excluded.url_lower,
-        result = excluded.result, project = excluded.project, generated_at = excluded.generated_at,
-        fetched_at = excluded.fetched_at, record = excluded.record,
-        last_seen_sync = coalesce(excluded.last_seen_sync, reports.last_seen_sync)`);
     // Most refreshes bring back reports that have not changed, often seconds after the last
     // time. Such a row is left alone (no page written, no index or trigger touched) unless its
     // fetch time is more than a minute old or a full sync must mark it as seen.
     const existing = this.cache.statement(`
-      SELECT id, record, fetched_at, last_seen_sync FROM reports
+      SELECT rowid, id, record, fetched_at, last_seen_sync FROM reports
       WHERE scope = ? AND id IN (SELECT value FROM json_each(?))`);
     const touch = this.cache.statement(`
       UPDATE reports SET fetched_at = @fetchedAt, last_seen_sync = coalesce(@seen, last_seen_sync)
@@ -75,12 +70,14 @@ export class ReportWrites {
     const staleBefore = new Date(Date.parse(fetchedAt) - FETCHED_AT_GRANULARITY_MS).toISOString();
     const counts: WriteCounts = { added: 0, changed: 0, badNews: 0 };
     const logged: ReportChange[] = [];
+    const written: RowWrite[] = [];
     this.cache.transaction(() => {
       const seen = options.syncId ?? this.cache.getMeta(scope, SYNC_ID_META);
       const rows = reports.map((report) => ({ report, id: String(report.id), record: recordJson(report) }));
       const stored = new Map(
         (
           existing.all(scope, JSON.stringify(rows.map((r) => r.id))) as {
+            rowid: number;
             id: string;
             record: string;
             fetched_at: string;
@@ -102,7 +99,7 @@ export class ReportWrites {
           logged.push({ id, kind: before ? 'changed' : 'added', at: fetchedAt, fields: change });
         }
         const url = typeof report.url === 'string' ? report.url : '';
-        upsert.run({
+        const values = {
           scope,
           id,
           fetchedAt,
@@ -114,10 +111,11 @@ export class ReportWrites {
           result: textOrNull(report.result),
           project: projectOf(report.project),
           generatedAt: textOrNull(report.generated_at),
-        });
+        };
+        written.push({ rowid: before ? before.rowid : null, values });
       }
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: nothing to log records nothing and counts no bad news; the check only saves reading the meta value.
-      if (logged.length > 0 && this.logsChanges(scope, options)) {
+      this.rows.write(written);
+      if (this.logsChanges(scope, options)) {
         this.cache.changes.record(scope, logged);
         counts.badNews = logged.filter((change) => isBadNews(change.kind, change.fields)).length;
       }
