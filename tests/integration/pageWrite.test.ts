@@ -158,6 +158,15 @@ describe('the change log’s age cut, in log order', () => {
     expect(logged()).toEqual(['newer', 'new']);
   });
 
+  it('writes a batch’s entries exactly 30 days older than its newest, and none older', () => {
+    cache.changes.record('p', [
+      change('edge', at(0)),
+      change('older', at(-0.001)),
+      change('new', at(CHANGE_LOG_DAYS)),
+    ]);
+    expect(logged()).toEqual(['new', 'edge']);
+  });
+
   it('drops everything when no entry is within the retention, and only the scope’s own', () => {
     cache.changes.record('p', [change('a', at(0)), change('b', at(1))]);
     cache.changes.record('q', [change('q', at(0))]);

@@ -51,10 +51,8 @@ export class ChangeLog {
    */
   record(scope: string, changes: readonly ReportChange[]): void {
     if (changes.length === 0) return;
-    let newest = changes[0].at;
-    // Stryker disable next-line EqualityOperator: a tie is the same newest time.
-    for (const change of changes) if (change.at > newest) newest = change.at;
-    const before = new Date(Date.parse(newest) - CHANGE_LOG_DAYS * DAY_MS).toISOString();
+    const newest = changes.reduce((max, change) => Math.max(max, Date.parse(change.at)), -Infinity);
+    const before = new Date(newest - CHANGE_LOG_DAYS * DAY_MS).toISOString();
     const insert = this.statement(
       'INSERT INTO change_log (scope, id, kind, at, fields) VALUES (?, ?, ?, ?, ?)',
     );
