@@ -126,6 +126,21 @@ describe('a page of rows, new and stored, in the order the list sends them', () 
     expect(writeOrder([])).toEqual([]);
   });
 
+  it('written again unchanged within the minute, writes nothing to the file (other connections see no change)', () => {
+    const reports = generateReports(20);
+    cache.putReports('p', reports, T0);
+    const version = () => raw.pragma('data_version', { simple: true }) as number;
+    const start = version();
+    // At the same time, and 30 s later: the rows are fresh, nothing is written.
+    cache.putReports('p', reports, T0);
+    cache.putReports('p', reports, new Date(Date.parse(T0) + 30_000).toISOString());
+    expect(version()).toBe(start);
+    // A minute and more later the fetch time moves on (the age shown is minute-grained).
+    cache.putReports('p', reports, new Date(Date.parse(T0) + 61_000).toISOString());
+    expect(version()).not.toBe(start);
+    expect(cache.getReport('p', '3')?.fetchedAt).toBe(new Date(Date.parse(T0) + 61_000).toISOString());
+  });
+
   it('leaves no staged row behind, after a write and after one that failed', () => {
     const [report] = generateReports(1);
     cache.putReports('p', [report], T0);
