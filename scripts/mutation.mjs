@@ -108,6 +108,7 @@ const TARGETS = {
   // Issue 22: the first screen's one round trip.
   'electron/core/gateway/firstScreen.ts': ['tests/integration/firstScreen.test.ts'],
   'electron/core/cache/fullSync.ts': [
+    'tests/integration/syncResumeMark.test.ts',
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',
     'tests/integration/fullSyncSettles.test.ts',
@@ -221,12 +222,16 @@ const TARGETS = {
     'tests/integration/fullSyncBehaviour.test.ts',
   ],
   'electron/core/cache/syncLease.ts': [
+    // Issue 29: the renewal timer, and what a lost claim stops.
+    'tests/integration/syncLeaseRenewal.test.ts',
     'tests/integration/reportCacheBehaviour.test.ts',
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',
     'tests/integration/quickRefresh.test.ts',
   ],
   'electron/core/cache/syncState.ts': [
+    // Issue 29: a run resumes only with both its mark and its progress.
+    'tests/integration/syncResumeMark.test.ts',
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',
     'tests/integration/fullSyncSettles.test.ts',

@@ -30,7 +30,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SyncKeptReason, SyncProgress, SyncSummary } from '../../../shared/contract';
-import { AppFailure, appError } from '../../../shared/errors';
 import {
   followPages,
   PAGES_IN_FLIGHT,
@@ -113,31 +112,26 @@ export interface FullSyncOptions extends ListRunOptions {
 }
 
 export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary> {
-  const { cache, scope, onProgress } = options;
+  // Without a listener, progress goes nowhere.
+  const { cache, scope, onProgress = () => {} } = options;
   const { now, signal, lease } = startListRun(options);
   // Resume an unfinished sync (an earlier run of it may have died), or start a fresh one.
   const resumed = loadSyncState(cache, scope);
   const syncId = resumed ? resumed.mark.split(':')[0] : randomUUID();
   let state = resumed ? resumed.state : freshSyncState(now().toISOString());
   let mark = resumed?.mark ?? passMark(syncId, 1);
-  // Stryker disable next-line ConditionalExpression: writing the resumed mark again writes the value it already has.
-  let markIsNew = resumed === null;
   let lastPage: number | null = null;
   let total: number | null = null;
 
   const report = (phase: SyncProgress['phase'], page = state.nextPage - 1, fetched = state.fetched) => {
     try {
-      // Stryker disable next-line OptionalChaining: without a listener the call throws a TypeError that the catch below swallows.
-      onProgress?.({ page, lastPage, fetched, total, phase, pass: state.pass });
+      onProgress({ page, lastPage, fetched, total, phase, pass: state.pass });
     } catch {
       // A progress listener must not break the sync.
     }
   };
-  const save = () => {
-    saveSyncState(cache, scope, state, markIsNew ? mark : undefined);
-    // Stryker disable next-line BooleanLiteral: writing the mark with every page writes the value it already has.
-    markIsNew = false;
-  };
+  // The pass's mark with its progress, every time: a resumed run finds both or neither.
+  const save = () => saveSyncState(cache, scope, state, mark);
 
   const writePages = (pages: { reports: Report[]; page: number; fetched: number }[]) => {
     const fetchedAt = now().toISOString();
@@ -178,9 +172,9 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
         throw batch.failed?.error ?? error;
       } finally {
         // What arrived in order before the walk ended (or failed) is kept, as page by page.
-        // Stryker disable next-line ConditionalExpression,LogicalOperator: after a lost lease a flush throws the loss (the same ending); after a failed write nothing is queued.
-        if (lease.lost || batch.failed) batch.discard();
-        else batch.flush();
+        // After a lost lease the write's own claim refuses it (LeaseLost, the same ending);
+        // after a failed write nothing is queued.
+        batch.flush();
       }
       state.requests += walk.requests;
       throwIfStopped(lease.signal);
@@ -190,7 +184,6 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
         // Read the list again, under the same lease: what this pass saw stays, marked by it.
         state = nextPassState(state);
         mark = passMark(syncId, state.pass);
-        markIsNew = true;
         cache.transaction(() => {
           lease.claimOrStop();
           save();
@@ -334,7 +327,7 @@ function keptReason(stop: PageWalkStop, state: SyncState): SyncKeptReason | null
   return null;
 }
 
+/** Stops a run whose signal aborted; the run's catch words the failure (cancelled or taken over). */
 export function throwIfStopped(signal: AbortSignal): void {
-  // Stryker disable next-line StringLiteral: this failure never leaves a run; its catch replaces it with the cancelled or taken-over one.
-  if (signal.aborted) throw new AppFailure(appError('cancelled'));
+  signal.throwIfAborted();
 }

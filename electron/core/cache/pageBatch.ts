@@ -28,17 +28,13 @@ export class PageBatch<T> {
     else this.timer ??= setImmediate(() => this.flushBetweenPages());
   }
 
-  /** Writes what is queued now (a throw is the caller's). */
+  /**
+   * Writes what is queued now (a throw is the caller's). A write already scheduled stays: it
+   * finds nothing queued, or what was added since, as a new one would.
+   */
   flush(): void {
-    this.cancelTimer();
     if (this.pending.length === 0) return;
     this.write(this.pending.splice(0));
-  }
-
-  /** Drops what is queued: the run lost its claim, nothing more may be written. */
-  discard(): void {
-    this.cancelTimer();
-    this.pending.length = 0;
   }
 
   private flushBetweenPages(): void {
@@ -50,11 +46,4 @@ export class PageBatch<T> {
       this.onFailure(error);
     }
   }
-
-  // Stryker disable BlockStatement,LogicalOperator: a timer left behind finds nothing queued, or writes the same items a new one would.
-  private cancelTimer(): void {
-    clearImmediate(this.timer ?? undefined);
-    this.timer = null;
-  }
-  // Stryker restore BlockStatement,LogicalOperator
 }

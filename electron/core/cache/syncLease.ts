@@ -101,9 +101,13 @@ export function holdSyncLease(options: {
   }
   const stopped = new AbortController();
   let lost = false;
+  // Once lost, the claim is another owner's: the renewals stop, and so does the run.
+  const lose = () => {
+    lost = true;
+    clearInterval(renewal);
+    stopped.abort();
+  };
   const renew = () => {
-    // Stryker disable next-line ConditionalExpression: once lost, the claim is another owner's, so renewing is refused again and aborting an aborted run changes nothing.
-    if (lost) return;
     let kept: boolean;
     try {
       kept = leases.renew(scope, owner, now().getTime(), leaseMs);
@@ -111,10 +115,7 @@ export function holdSyncLease(options: {
       // The file is busy beyond busy_timeout: try again at the next tick or page.
       return;
     }
-    if (!kept) {
-      lost = true;
-      stopped.abort();
-    }
+    if (!kept) lose();
   };
   const renewal = setInterval(renew, Math.max(50, Math.floor(leaseMs / 3)));
   renewal.unref();
@@ -124,11 +125,10 @@ export function holdSyncLease(options: {
       return lost;
     },
     claimOrStop() {
-      if (lost || !leases.renew(scope, owner, now().getTime(), leaseMs)) {
-        // Stryker disable next-line BooleanLiteral: the LeaseLost thrown next is taken for a lost lease as well, and a renewal tick before the release only finds the lease gone again.
-        lost = true;
+      // Once lost, a renewal is refused again (the claim is another owner's).
+      if (!leases.renew(scope, owner, now().getTime(), leaseMs)) {
         // Requests still in flight stop too: nothing they bring may be written.
-        stopped.abort();
+        lose();
         throw new LeaseLost();
       }
     },

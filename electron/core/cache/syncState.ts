@@ -85,7 +85,7 @@ export function passMark(syncId: string, pass: number): string {
  */
 export function loadSyncState(cache: ReportCache, scope: string): { mark: string; state: SyncState } | null {
   const mark = cache.getMeta(scope, SYNC_ID_META);
-  // Stryker disable next-line ConditionalExpression: without a mark there is no progress either (both are written and cleared together), so the answer is null all the same.
+  // Progress without its mark (a damaged file) is no sync to resume either.
   if (mark === null) return null;
   let state: Partial<SyncState> | null = null;
   try {
@@ -96,9 +96,9 @@ export function loadSyncState(cache: ReportCache, scope: string): { mark: string
   return typeof state?.pass === 'number' ? { mark, state: state as SyncState } : null;
 }
 
-/** Writes the progress (inside the caller's transaction); `mark` when the pass's mark is new. */
-export function saveSyncState(cache: ReportCache, scope: string, state: SyncState, mark?: string): void {
-  if (mark !== undefined) cache.setMeta(scope, SYNC_ID_META, mark);
+/** Writes the progress and the pass's mark (inside the caller's transaction). */
+export function saveSyncState(cache: ReportCache, scope: string, state: SyncState, mark: string): void {
+  cache.setMeta(scope, SYNC_ID_META, mark);
   cache.setMeta(scope, SYNC_PROGRESS_META, JSON.stringify(state));
 }
 

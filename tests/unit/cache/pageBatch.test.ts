@@ -48,15 +48,19 @@ describe('PageBatch', () => {
     expect(written).toHaveLength(3);
   });
 
-  it('flush writes what is queued now and cancels the later write; discard drops it', async () => {
+  it('flush writes what is queued now; the write scheduled before finds nothing, or what came since', async () => {
     const { batch, written } = batchOf(8);
     batch.add(1);
     batch.flush();
     expect(written).toEqual([[1]]);
-    batch.add(2);
-    batch.discard();
     await nextTurn();
     expect(written).toEqual([[1]]);
+    batch.add(2);
+    batch.flush();
+    batch.add(3);
+    expect(written).toEqual([[1], [2]]);
+    await nextTurn();
+    expect(written).toEqual([[1], [2], [3]]);
   });
 
   it('a write between pages that fails is kept, told once, and thrown at the next add', async () => {

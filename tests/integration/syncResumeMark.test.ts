@@ -1,0 +1,89 @@
+/**
+ * What a full sync leaves for the next run to resume (cache/syncState.ts): its progress and
+ * its pass's mark, written together with every page. A run resumes only with both; progress
+ * without its mark (a damaged file) is no sync to resume, and a new one starts from page 1.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runFullSync } from '../../electron/core/cache/fullSync';
+import { ReportCache, SYNC_ID_META } from '../../electron/core/cache/reportCache';
+import { loadSyncState, SYNC_PROGRESS_META } from '../../electron/core/cache/syncState';
+import type { Report } from '../../shared/report';
+import { generateReports, pageOf } from '../fixtures/generatedReports';
+
+let dir: string;
+let cache: ReportCache;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'report-desk-resume-'));
+  cache = ReportCache.open(join(dir, 'cache.sqlite'));
+});
+afterEach(() => {
+  cache.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const STALE: Report = { id: 'zz-stale', url: 'https://gone.example' };
+const reports = generateReports(300);
+
+/** A run stopped when it asks for page `stopAt`: what it wrote before stays. */
+async function stoppedAt(stopAt: number): Promise<void> {
+  const controller = new AbortController();
+  await runFullSync({
+    cache,
+    scope: 'p',
+    concurrency: 1,
+    signal: controller.signal,
+    fetchPage: async (page) => {
+      if (page === stopAt) controller.abort();
+      return pageOf(reports, page);
+    },
+  }).catch(() => undefined);
+}
+
+/** The next run, one page at a time: the pages it asked for, and its summary. */
+async function nextRun() {
+  const asked: number[] = [];
+  const summary = await runFullSync({
+    cache,
+    scope: 'p',
+    concurrency: 1,
+    fetchPage: async (page) => (asked.push(page), pageOf(reports, page)),
+  });
+  return { asked, summary };
+}
+
+describe('the mark and the progress a stopped sync leaves', () => {
+  it('are written with every page, and the next run resumes at the next page of the same pass', async () => {
+    cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
+    await stoppedAt(3);
+    const left = loadSyncState(cache, 'p');
+    expect(left?.state).toMatchObject({ pass: 1, nextPage: 3, fetched: 200 });
+    expect(left?.mark).toMatch(/^[0-9a-f-]{36}:1$/);
+    // The rows of its pages carry the mark, so the resumed pass counts them as seen.
+    const { asked, summary } = await nextRun();
+    expect(asked).toEqual([3]);
+    expect(summary).toMatchObject({ passes: 1, complete: true, removed: 1 });
+    expect(cache.getReport('p', STALE.id)).toBeNull();
+    expect(loadSyncState(cache, 'p')).toBeNull();
+  });
+
+  it('progress without its mark is no sync to resume: a new one reads from page 1 and prunes', async () => {
+    cache.putReports('p', [STALE], '2024-01-01T00:00:00Z');
+    await stoppedAt(3);
+    expect(cache.getMeta('p', SYNC_PROGRESS_META)).not.toBeNull();
+    cache.setMeta('p', SYNC_ID_META, null);
+    expect(loadSyncState(cache, 'p')).toBeNull();
+    const { asked, summary } = await nextRun();
+    expect(asked).toEqual([1, 2, 3]);
+    expect(summary).toMatchObject({ fetched: 300, passes: 1, complete: true, removed: 1 });
+  });
+
+  it('a mark without progress is no sync to resume either', async () => {
+    await stoppedAt(2);
+    cache.setMeta('p', SYNC_PROGRESS_META, null);
+    expect(loadSyncState(cache, 'p')).toBeNull();
+    expect((await nextRun()).asked).toEqual([1, 2, 3]);
+  });
+});
