@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The `report-desk` command: runs the bundled CLI (built by `npm run build:node`) on a Node the
 // project supports: this one, or the project's (.tools/node24) when this one is older than
-// `engines`; with neither, one sentence says what to install (scripts/launch.mjs). Plain
+// `engines`; with neither, one sentence says what to install (scripts/launcher.mjs). Plain
 // JavaScript with nothing newer than Node 18, like the launcher.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chooseNode, exitLike, runStep, stepEnv } from '../scripts/launch.mjs';
+import { chooseNode, exitLike, runStep, stepEnv } from '../scripts/launcher.mjs';
 
 const choice = chooseNode();
 if (choice.error) {

@@ -14,7 +14,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedElectronBinary } from './electron-runtime.mjs';
-import { isSupportedNode, nodeTooOldMessage } from './launch.mjs';
+import { isSupportedNode, nodeTooOldMessage } from './launcher.mjs';
 
 export const NATIVE_MODULES = ['keytar', 'better-sqlite3'];
 
@@ -90,7 +90,7 @@ export function probeNativeModules(
 export function ensureNativeModules(target, deps = {}) {
   const { log = console.log, error = console.error } = deps;
   // A build for a Node the project does not support is never made: it would only replace the
-  // supported Node's build (npm start, npm run cli and npm run preview run on that one, see launch.mjs).
+  // supported Node's build (npm start, npm run cli and npm run preview run on that one, see launcher.mjs).
   const nodeVersion = deps.nodeVersion ?? process.versions.node;
   if (!isSupportedNode(nodeVersion)) {
     error(

@@ -51,8 +51,7 @@ export function checkBaseUrl(raw: string, allowInsecureHttp: boolean): BaseUrlCh
       `The base URL must start with https:// (or http:// for this computer), for example ${EXAMPLE}.`,
     );
   }
-  // Stryker disable next-line all: unreachable for http(s) (WHATWG URL refuses them without a host); kept as a guard.
-  if (url.hostname === '') return refused(`The base URL needs a host name, for example ${EXAMPLE}.`);
+  // WHATWG URL refuses http(s) without a host, so every address here has one.
   if (url.username !== '' || url.password !== '') {
     // Credentials in a URL end up in logs and history; the API key is set on its own.
     return refused('Remove the user name and password from the base URL; the API key is entered separately.');

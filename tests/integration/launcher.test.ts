@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installedProjectNode, installNodeCommand, isSupportedNode } from '../../scripts/launch.mjs';
+import { installedProjectNode, installNodeCommand, isSupportedNode } from '../../scripts/launcher.mjs';
 
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
 const OLD_NODE = '/usr/bin/node';

@@ -95,8 +95,8 @@ const REMEMBERED_SEARCHES = 16;
  */
 export class RememberedSearches<T> {
   private readonly found = new Map<string, T>();
-  // Stryker disable next-line StringLiteral: any start value that is not "<n>/<n>" differs from the first version read, as '' does
-  private version = '';
+  /** The database's version when `found` was filled; none before the first look. */
+  private version: string | null = null;
 
   constructor(
     private readonly db: Database.Database,

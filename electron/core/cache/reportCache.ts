@@ -166,9 +166,7 @@ export class ReportCache {
     try {
       // Pages that arrived together (an export's requests in flight) in one transaction: one
       // commit, not one per page; each page its own savepoint, so a failed one is dropped alone.
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: one transaction or one per page writes the same rows; only the number of commits differs.
-      if (batch.length > 1) this.db.transaction(writeAll).immediate();
-      else writeAll();
+      this.db.transaction(writeAll).immediate();
     } catch (error) {
       this.dropped(error);
     } finally {

@@ -1,7 +1,7 @@
 /**
- * scripts/launch.mjs, the launcher behind npm start / cli / preview / demo-service / screenshots and
- * bin/report-desk.mjs: which Node it picks, the one sentence when none fits, the steps of each
- * task, and that its own code still parses for the old Nodes it has to run on. The real runs
+ * scripts/launcher.mjs (npm starts it through scripts/launch.mjs), the launcher behind npm
+ * start / cli / preview / demo-service / screenshots and bin/report-desk.mjs: which Node it
+ * picks, the one sentence when none fits, the steps of each task, and that its own code still parses for the old Nodes it has to run on. The real runs
  * (npm with Node 20 first on PATH) are in tests/integration/launcher.test.ts.
  */
 import { EventEmitter } from 'node:events';
@@ -35,7 +35,7 @@ import {
   stepEnv,
   taskSteps,
   type Step,
-} from '../../../scripts/launch.mjs';
+} from '../../../scripts/launcher.mjs';
 
 const projectDir = fileURLToPath(new URL('../../..', import.meta.url));
 const dirs: string[] = [];
@@ -458,7 +458,7 @@ describe('launch', () => {
 
 describe('syntax', () => {
   it('the launcher and bin/report-desk.mjs use nothing newer than Node 18 understands (ES2022)', () => {
-    for (const file of ['scripts/launch.mjs', 'bin/report-desk.mjs']) {
+    for (const file of ['scripts/launcher.mjs', 'scripts/launch.mjs', 'bin/report-desk.mjs']) {
       const source = readFileSync(join(projectDir, file), 'utf8');
       expect(() =>
         parse(source, { ecmaVersion: 2022, sourceType: 'module', allowHashBang: true }),

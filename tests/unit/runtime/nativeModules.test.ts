@@ -15,7 +15,7 @@ import {
   runTool,
   type Probe,
 } from '../../../scripts/native-modules.mjs';
-import { installNodeCommand, taskSteps } from '../../../scripts/launch.mjs';
+import { installNodeCommand, taskSteps } from '../../../scripts/launcher.mjs';
 
 // npm and npx run in the project folder, wherever the script is started from.
 const projectDir = fileURLToPath(new URL('../../..', import.meta.url));

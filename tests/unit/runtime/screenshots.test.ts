@@ -13,7 +13,7 @@ import {
   regenerate,
   runCommand,
   specsTaking,
-} from '../../../scripts/screenshots.mjs';
+} from '../../../scripts/screenshotPictures.mjs';
 
 const projectDir = fileURLToPath(new URL('../../..', import.meta.url));
 const readme = readFileSync(join(projectDir, 'README.md'), 'utf8');

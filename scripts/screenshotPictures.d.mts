@@ -1,4 +1,4 @@
-/** Types for scripts/screenshots.mjs (plain JS: the launcher runs it with node). */
+/** Types for scripts/screenshotPictures.mjs (plain JS: the launcher runs it with node). */
 export interface SpecSource {
   file: string;
   source: string;

@@ -1,4 +1,4 @@
-/** Types for scripts/launch.mjs (plain JS for old Nodes: npm runs it with whichever Node is first on PATH). */
+/** Types for scripts/launcher.mjs (plain JS for old Nodes: npm runs it with whichever Node is first on PATH). */
 import type { EventEmitter } from 'node:events';
 import type { StdioOptions } from 'node:child_process';
 
