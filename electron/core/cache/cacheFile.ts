@@ -47,13 +47,19 @@ function enterWalMode(db: Database.Database): void {
       return;
     } catch (error) {
       if (errorCode(error) !== 'SQLITE_BUSY') throw error;
-      // Stryker disable next-line EqualityOperator: > for >= only moves the last retry at the 5 s limit by a millisecond.
       if (Date.now() >= giveUpAt) throw error;
-      // Jittered, so that processes that collided once do not collide again in step.
-      // Stryker disable next-line ArithmeticOperator,MethodExpression: only how long one wait is; the retries end at the 5 s limit all the same (tested), and no test may time them.
-      sleepSync(Math.min(100, 2 ** attempt) * (0.5 + Math.random()));
+      sleepSync(walRetryWaitMs(attempt, Math.random()));
     }
   }
+}
+
+/**
+ * The wait before WAL retry `attempt` (1, 2, …): doubling from 2 ms up to 100 ms, jittered by
+ * `random` (0 to 1) between half and one and a half times that, so that processes that
+ * collided once do not collide again in step.
+ */
+export function walRetryWaitMs(attempt: number, random: number): number {
+  return Math.min(100, 2 ** attempt) * (0.5 + random);
 }
 
 /** Blocks this thread: opening is synchronous, and each wait is 150 ms at most. */

@@ -41,7 +41,7 @@ export class OfflineService {
     this.scheduler = scheduler;
   }
 
-  // Stryker disable next-line BlockStatement: the core closes this last, with the sync service; no run starts after it to be observed.
+  /** Stops announcing: the runs' moves are no longer observed. */
   close(): void {
     this.stopObserving();
   }
@@ -81,7 +81,6 @@ export class OfflineService {
   /** Emits the profile's state (nothing for a scope that is not a profile, e.g. the CLI's key). */
   announce(profileId: string): OfflineState | null {
     const profile = this.profiles.get(profileId);
-    // Stryker disable next-line ConditionalExpression: without it state() throws not_found for a scope that is no profile, which the callers (a run's observer, the scheduler's onChange) swallow: no event either way.
     if (!profile) return null;
     return this.emitState(profileId, profile);
   }

@@ -308,8 +308,8 @@ export class ProfileStore {
       const fd = openSync(this.file, 'r');
       try {
         signature = signatureOf(fstatSync(fd));
-        // Stryker disable next-line StringLiteral: JSON.parse reads a Buffer as its UTF-8 text, so without the encoding nothing changes
-        text = readFileSync(fd, 'utf8');
+        // Buffer#toString reads it as UTF-8.
+        text = readFileSync(fd).toString();
       } finally {
         closeSync(fd);
       }
