@@ -44,8 +44,24 @@ const TARGETS = {
     'tests/integration/clientEdges.test.ts',
     'tests/integration/clientElectronNet.test.ts',
   ],
+  // Issue 29: one test for a secret field and one way to cut secrets out, for the log sink and
+  // the scrubber alike; the bounded memory behind field-name verdicts and checked base URLs.
+  'electron/core/redaction.ts': [
+    'tests/unit/secretFields.test.ts',
+    'tests/unit/secretsRules.test.ts',
+    'tests/unit/secrets.test.ts',
+    'tests/unit/api/replySecrets.test.ts',
+  ],
+  'electron/core/boundedMemo.ts': ['tests/unit/boundedMemo.test.ts', 'tests/unit/api/checkedBaseUrl.test.ts'],
+  'electron/core/log.ts': [
+    'tests/unit/secretFields.test.ts',
+    'tests/unit/security/redaction.test.ts',
+    'tests/unit/secrets.test.ts',
+    'tests/integration/dataDirModes.test.ts',
+  ],
   // Issue 22: the scrubber and the reply fast path's check.
   'electron/core/secrets.ts': [
+    'tests/unit/secretFields.test.ts',
     'tests/unit/secrets.test.ts',
     'tests/unit/secretsRules.test.ts',
     'tests/unit/api/replySecrets.test.ts',

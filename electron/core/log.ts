@@ -8,6 +8,7 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { keepPrivate, PRIVATE_DIR_MODE } from './privateFiles';
+import { cutSecrets, isSecretField, REDACTED } from './redaction';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -21,7 +22,6 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-const REDACTED = '[redacted]';
 /** From this length a secret is redacted wherever it appears, even inside other text. */
 const SUBSTRING_MIN_LENGTH = 4;
 const longSecrets = new Set<string>();
@@ -52,31 +52,27 @@ function escapeRegExp(text: string): string {
  */
 export function withoutSecret(text: string, secret: string): string {
   if (secret === '') return text;
-  if (secret.length >= SUBSTRING_MIN_LENGTH) return text.split(secret).join(REDACTED);
+  if (secret.length >= SUBSTRING_MIN_LENGTH) return cutSecrets(text, [secret]);
   const word = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(secret)}(?![\\p{L}\\p{N}_])`, 'gu');
   return text.replace(word, REDACTED);
 }
 
 /**
- * Every registered value long enough to be cut out of any text (the record scrubber,
- * ../secrets.ts, removes them too); shorter ones are redacted only as whole values.
+ * Every registered value long enough to be cut out of any text, longest first (the record
+ * scrubber, ../secrets.ts, removes them too); shorter ones are redacted only as whole values.
+ * The same array until the registry grows.
  */
-export function registeredSecrets(): ReadonlySet<string> {
-  return longSecrets;
+export function registeredSecrets(): readonly string[] {
+  return longestFirst;
 }
 
 /** One raw value (before any escaping): every registered secret out of it. */
 export function redact(text: string): string {
   if (shortSecrets.has(text.trim())) return REDACTED;
-  let out = text;
-  for (const secret of longestFirst) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
   // Belt and braces: a bearer token in any header dump.
-  return out.replace(/Bearer\s+[^\s"',}]+/gi, `Bearer ${REDACTED}`);
+  return cutSecrets(text, longestFirst).replace(/Bearer\s+[^\s"',}]+/gi, `Bearer ${REDACTED}`);
 }
 
-const SECRET_FIELD = /^(api_?key|apikey|key|password|authorization|token|secret)$/i;
 const MAX_FIELD_DEPTH = 6;
 
 /** Field values redacted while still raw: JSON escaping would hide a key holding `"` or `\`. */
@@ -89,7 +85,8 @@ function redactedValue(value: unknown, depth: number): unknown {
   if (prototype !== Object.prototype && prototype !== null) return value;
   const safe: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    safe[k] = SECRET_FIELD.test(k) ? REDACTED : redactedValue(v, depth + 1);
+    // A secret field by the scrubber's own test (redaction.ts): its value never reaches a line.
+    safe[k] = isSecretField(k, v) ? REDACTED : redactedValue(v, depth + 1);
   }
   return safe;
 }

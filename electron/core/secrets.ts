@@ -4,65 +4,35 @@
  * last guard). A service may echo secrets back — a `token` equal to the API key, a
  * `password_confirmation`, a nested `protection: { pass }` — so two rules apply at any depth:
  *
- *  - by name: fields whose names look secret (`*password*`, `*token*`, `*secret*`, `api_key`,
- *    `authorization`, `pass`, …) are dropped, unless their value is a flag (true/false/null);
+ *  - by name: fields whose names look secret (redaction.ts's test, the log sink's too:
+ *    `password`, `access_token`, `client_secret`, `api_key`, `authorization`, a lone `pass`, …)
+ *    are dropped, unless their value is a flag (true/false/null);
  *  - by value: every secret this process knows (keys and passwords registered with
  *    `registerSecret`) is cut out of every string, and a field holding only one is dropped.
  *
- * The fields the spec names (id, url, result, generated_at, privacy, project, results) are
- * never dropped by name; the enumerated and identity ones are also left out of the value rule,
- * so a short password that happens to read "good" cannot rewrite a report's result.
+ * No field the spec names (id, url, result, generated_at, privacy, project, results) looks
+ * secret (tested); the enumerated and identity ones are also left out of the value rule, so a
+ * short password that happens to read "good" cannot rewrite a report's result.
  */
+import { BoundedMemo } from './boundedMemo';
 import { registeredSecrets } from './log';
-
-export const REDACTED = '[redacted]';
-
-const SECRET_NAME =
-  /password|passwd|passphrase|token|secret|api[_-]?key|apikey|private[_-]?key|access[_-]?key|credential|authorization|^pass$|^pin$|^bearer$/i;
-
-/** Named by the spec: kept whatever the name rule says. */
-// Stryker disable next-line ArrayDeclaration,StringLiteral: a guard; no spec field matches SECRET_NAME (secretsRules.test.ts), so removing one changes no verdict.
-const SPEC_FIELDS = new Set(['id', 'url', 'result', 'generated_at', 'privacy', 'project', 'results']);
+import { cutSecrets, isSecretField, REDACTED } from './redaction';
 
 /** Spec fields whose values are identities, enumerations or dates: not rewritten by value. */
 const VALUE_RULE_EXEMPT = new Set(['id', 'result', 'generated_at', 'privacy', 'results']);
-
-/** Field names repeat in every record: each is judged once (bounded, so a hostile service cannot grow it). */
-const nameVerdicts = new Map<string, boolean>();
-const MAX_REMEMBERED_NAMES = 10_000;
-
-/** True for a field name that looks like it holds a secret (the spec's own fields never do). */
-export function isSecretFieldName(name: string): boolean {
-  let verdict = nameVerdicts.get(name);
-  if (verdict === undefined) {
-    verdict = !SPEC_FIELDS.has(name) && SECRET_NAME.test(name);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only limits what is remembered, never a verdict.
-    if (nameVerdicts.size < MAX_REMEMBERED_NAMES) nameVerdicts.set(name, verdict);
-  }
-  return verdict;
-}
 
 /**
  * A copy of `value` without secrets (see the module comment); `extraSecrets` adds values known
  * only to the caller. Parts that need no change are shared, not copied.
  */
-// Stryker disable next-line ArrayDeclaration: a default extra secret would have to appear in a test's data to show.
-export function scrubSecrets<T>(value: T, extraSecrets: readonly string[] = []): T {
+export function scrubSecrets<T>(value: T, extraSecrets?: readonly string[]): T {
   const registered = registeredSecrets();
-  const known =
-    extraSecrets.length === 0
-      ? registeredList(registered)
-      : [...registered, ...extraSecrets.filter((secret) => secret.length >= 4)];
+  const known = extraSecrets?.length
+    ? [...registered, ...extraSecrets.filter((secret) => secret.length >= 4)].sort(
+        (a, b) => b.length - a.length,
+      )
+    : registered;
   return scrub(value, known) as T;
-}
-
-/** The registry as an array, rebuilt only when it grew (it only ever grows). */
-// Stryker disable next-line ObjectLiteral,ArrayDeclaration: replaced at the first use, as no registry has size -1.
-let registeredCopy: { size: number; list: string[] } = { size: -1, list: [] };
-function registeredList(registered: ReadonlySet<string>): string[] {
-  if (registeredCopy.size !== registered.size)
-    registeredCopy = { size: registered.size, list: [...registered] };
-  return registeredCopy.list;
 }
 
 /**
@@ -97,17 +67,14 @@ interface Needle {
 }
 
 interface RegistryNeedles {
-  size: number;
   list: Needle[];
   numbers: Set<number>;
 }
 
-/** Each registered secret as a JSON text holds it; rebuilt only when the registry grew. */
-// Stryker disable next-line ObjectLiteral,ArrayDeclaration: replaced at the first use, as no registry has size -1.
-let needles: RegistryNeedles = { size: -1, list: [], numbers: new Set() };
+/** Each registered secret as a JSON text holds it: worked out again when the registry grew. */
+const needlesOf = new BoundedMemo<readonly string[], RegistryNeedles>(1);
 function registryNeedles(): RegistryNeedles {
-  const registered = registeredSecrets();
-  if (needles.size !== registered.size) {
+  return needlesOf.get(registeredSecrets(), (registered) => {
     const list: Needle[] = [];
     const numbers = new Set<number>();
     for (const secret of registered) {
@@ -117,9 +84,8 @@ function registryNeedles(): RegistryNeedles {
       // 1234.0 or 1.234e3 in a text is the number 1234: such secrets are compared in the walk.
       if (String(Number(secret)) === secret) numbers.add(Number(secret));
     }
-    needles = { size: registered.size, list, numbers };
-  }
-  return needles;
+    return { list, numbers };
+  });
 }
 
 /**
@@ -135,9 +101,7 @@ function holdsSecretNameOrNumber(parsed: object): boolean {
     } else {
       for (const key in value) {
         const inner = (value as Record<string, unknown>)[key];
-        // A flag is kept whatever its name.
-        if (inner === null || typeof inner === 'boolean') continue;
-        if (isSecretFieldName(key) || isSecretNumberOrQueued(inner, numbers, pending)) return true;
+        if (isSecretField(key, inner) || isSecretNumberOrQueued(inner, numbers, pending)) return true;
       }
     }
   }
@@ -150,15 +114,6 @@ function isSecretNumberOrQueued(value: unknown, numbers: ReadonlySet<number>, pe
   return typeof value === 'number' && numbers.has(value);
 }
 
-/** `text` with every known secret cut out. */
-function scrubText(text: string, known: readonly string[]): string {
-  let out = text;
-  for (const secret of known) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
-}
-
 function holdsOnlySecret(value: unknown, known: readonly string[]): boolean {
   if (typeof value !== 'string' && typeof value !== 'number') return false;
   const text = String(value);
@@ -166,7 +121,7 @@ function holdsOnlySecret(value: unknown, known: readonly string[]): boolean {
 }
 
 function scrub(value: unknown, known: readonly string[]): unknown {
-  if (typeof value === 'string') return known.length === 0 ? value : scrubText(value, known);
+  if (typeof value === 'string') return cutSecrets(value, known);
   if (Array.isArray(value)) {
     let changed = false;
     const out: unknown[] = [];
@@ -185,11 +140,10 @@ function scrub(value: unknown, known: readonly string[]): unknown {
     let changed = false;
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-      const isFlag = inner === null || typeof inner === 'boolean';
       const exempt = VALUE_RULE_EXEMPT.has(key);
       if (
-        (isSecretFieldName(key) && !isFlag) ||
-        scrubText(key, known) !== key ||
+        isSecretField(key, inner) ||
+        cutSecrets(key, known) !== key ||
         (!exempt && holdsOnlySecret(inner, known))
       ) {
         changed = true;

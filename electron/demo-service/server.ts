@@ -10,6 +10,7 @@
  */
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { isLoopbackHost } from '../../shared/baseUrl';
 import { AppFailure, appError } from '../../shared/errors';
 import { paginate } from './paginator';
 import { ReportStore, type AccountData, type DemoAccount, type ServiceSideChange } from './store';
@@ -304,17 +305,17 @@ function checkAccounts(accounts: DemoAccount[]): void {
   }
 }
 
-/** True for a Host header naming this computer: localhost, 127.x.y.z or [::1], any port. */
+/**
+ * True for a Host header naming this computer, any port: its host by shared/baseUrl's rule
+ * (localhost, 127.x.y.z or [::1]), the one the profiles' plain-http check uses.
+ */
 export function isLoopbackHostHeader(header: string | undefined): boolean {
   if (!header) return false;
-  let hostname: string;
   try {
-    hostname = new URL(`http://${header}`).hostname.toLowerCase();
+    return isLoopbackHost(new URL(`http://${header}`).hostname);
   } catch {
     return false;
   }
-  if (hostname === 'localhost' || hostname === '[::1]') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 export async function startDemoService(options: DemoServiceOptions = {}): Promise<DemoService> {

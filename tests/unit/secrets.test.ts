@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonBody, toAccount, toReport, toReportPage } from '../../electron/core/api/responses';
 import { recordJson } from '../../electron/core/cache/records';
 import { registerSecret } from '../../electron/core/log';
-import { REDACTED, isSecretFieldName, scrubSecrets } from '../../electron/core/secrets';
+import { REDACTED, isSecretFieldName } from '../../electron/core/redaction';
+import { scrubSecrets } from '../../electron/core/secrets';
 
 const KEY = 'scrub-test-key-Zx81Qv55Lm';
 const PASSWORD = 'scrub-test-pass-Hy7';

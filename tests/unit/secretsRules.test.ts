@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { registerSecret } from '../../electron/core/log';
 import { recordJson } from '../../electron/core/cache/records';
-import { REDACTED, isSecretFieldName, scrubSecrets } from '../../electron/core/secrets';
+import { REDACTED, isSecretFieldName } from '../../electron/core/redaction';
+import { scrubSecrets } from '../../electron/core/secrets';
 
 const NUMERIC = '73519';
 registerSecret(NUMERIC);
@@ -41,8 +42,8 @@ const PLAIN_NAMES = [
   'bearer_kind',
   'is_bearer',
   'keynote',
-  'api key',
-  'private key',
+  'tokenizer',
+  'secretary',
 ];
 
 describe('names', () => {

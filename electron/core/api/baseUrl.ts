@@ -5,6 +5,7 @@
  */
 import { checkBaseUrl } from '../../../shared/baseUrl';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
+import { BoundedMemo } from '../boundedMemo';
 
 /**
  * Returns e.g. 'https://reports.example.com/base'. Throws AppFailure: `insecure_url` for plain
@@ -21,17 +22,11 @@ export function normalizeBaseUrl(raw: string, allowInsecureHttp: boolean): strin
  * A base URL's checked form and host, remembered: the gateway builds a client per request, and
  * parsing the address twice was most of that. Only accepted addresses are kept (a few at most).
  */
-const checkedBaseUrls = new Map<string, { baseUrl: string; host: string }>();
-const MAX_CHECKED_BASE_URLS = 16;
+const checkedBaseUrls = new BoundedMemo<string, { baseUrl: string; host: string }>(16);
 
 export function checkedBaseUrl(raw: string, allowInsecureHttp: boolean): { baseUrl: string; host: string } {
-  const key = `${Number(allowInsecureHttp)} ${raw}`;
-  let checked = checkedBaseUrls.get(key);
-  if (!checked) {
+  return checkedBaseUrls.get(`${Number(allowInsecureHttp)} ${raw}`, () => {
     const baseUrl = normalizeBaseUrl(raw, allowInsecureHttp);
-    checked = { baseUrl, host: new URL(baseUrl).host };
-    if (checkedBaseUrls.size >= MAX_CHECKED_BASE_URLS) checkedBaseUrls.clear();
-    checkedBaseUrls.set(key, checked);
-  }
-  return checked;
+    return { baseUrl, host: new URL(baseUrl).host };
+  });
 }

@@ -21,6 +21,7 @@ import {
   type UpdateReportFields,
 } from '../../../shared/report';
 import { redact, registerSecret, silentLogger, type Logger } from '../log';
+import { cutSecrets } from '../redaction';
 import { checkedBaseUrl } from './baseUrl';
 import {
   failureForStatus,
@@ -258,7 +259,7 @@ export class ReportServiceClient {
   }
 
   private scrub(error: AppError): AppError {
-    const clean = (text: string) => redact(text.split(this.apiKey).join('[redacted]'));
+    const clean = (text: string) => redact(cutSecrets(text, [this.apiKey]));
     const fieldErrors = error.fieldErrors
       ? Object.fromEntries(Object.entries(error.fieldErrors).map(([field, list]) => [field, list.map(clean)]))
       : undefined;

@@ -28,7 +28,7 @@ beforeEach(() => {
 
 describe('with no secret known', () => {
   it('a reply with \\u escapes and no secret-looking name skips the walk', () => {
-    expect(registeredSecrets().size).toBe(0);
+    expect(registeredSecrets()).toHaveLength(0);
     expect(read('[{"id":1,"url":"https://a.example/caf\\u00e9","note":"\\u0041"}]')[0].url).toBe(
       'https://a.example/café',
     );
