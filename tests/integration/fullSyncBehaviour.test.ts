@@ -18,6 +18,7 @@ import type { SyncProgress } from '../../shared/contract';
 import { AppFailure, appError } from '../../shared/errors';
 import type { Report, ReportPage } from '../../shared/report';
 import { generateReports, pageOf } from '../fixtures/generatedReports';
+import { syncOneAtATime as oneAtATime } from '../helpers/syncRuns';
 
 let dir: string;
 let cache: ReportCache;
@@ -166,16 +167,7 @@ describe('what makes a listing whole', () => {
 });
 
 /** A sync asking one page at a time; answers the pages asked and the summary. */
-async function syncOneAtATime(reports: Report[]) {
-  const asked: number[] = [];
-  const summary = await runFullSync({
-    cache,
-    scope: 'p',
-    concurrency: 1,
-    fetchPage: async (page) => (asked.push(page), pageOf(reports, page)),
-  });
-  return { asked, summary };
-}
+const syncOneAtATime = (reports: Report[]) => oneAtATime(cache, reports);
 
 describe('a resumed sync carries on from its earlier runs', () => {
   /** One run of the sync that is cancelled when it asks for page `stopAt`. */

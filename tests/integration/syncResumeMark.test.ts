@@ -12,6 +12,7 @@ import { ReportCache, SYNC_ID_META } from '../../electron/core/cache/reportCache
 import { loadSyncState, SYNC_PROGRESS_META } from '../../electron/core/cache/syncState';
 import type { Report } from '../../shared/report';
 import { generateReports, pageOf } from '../fixtures/generatedReports';
+import { syncOneAtATime } from '../helpers/syncRuns';
 
 let dir: string;
 let cache: ReportCache;
@@ -43,16 +44,7 @@ async function stoppedAt(stopAt: number): Promise<void> {
 }
 
 /** The next run, one page at a time: the pages it asked for, and its summary. */
-async function nextRun() {
-  const asked: number[] = [];
-  const summary = await runFullSync({
-    cache,
-    scope: 'p',
-    concurrency: 1,
-    fetchPage: async (page) => (asked.push(page), pageOf(reports, page)),
-  });
-  return { asked, summary };
-}
+const nextRun = () => syncOneAtATime(cache, reports);
 
 describe('the mark and the progress a stopped sync leaves', () => {
   it('are written with every page, and the next run resumes at the next page of the same pass', async () => {

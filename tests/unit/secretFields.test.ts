@@ -6,6 +6,7 @@
  * name is kept by both.
  */
 import { describe, expect, it } from 'vitest';
+import { SPEC_FIELDS } from '../../electron/core/export/exporter';
 import { createLogger, memorySink, registerSecret } from '../../electron/core/log';
 import { REDACTED, cutSecrets, isSecretFieldName } from '../../electron/core/redaction';
 import { scrubSecrets } from '../../electron/core/secrets';
@@ -57,12 +58,7 @@ const SECRET = [
 ];
 const PLAIN = [
   // A report's own fields.
-  'id',
-  'url',
-  'result',
-  'generated_at',
-  'privacy',
-  'project',
+  ...SPEC_FIELDS,
   'results',
   // False friends: a secret word inside a longer word, or a whole-name word inside a name.
   'tokenizer',
