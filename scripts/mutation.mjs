@@ -229,8 +229,8 @@ const TARGETS = {
     'tests/integration/changeLog.test.ts',
   ],
   'electron/core/cache/cacheFile.ts': [
-    // Issue 29: the wait between the WAL switch's retries.
-    'tests/unit/cache/walRetryWait.test.ts',
+    // Issue 29: which failures the WAL switch retries, and the wait between retries.
+    'tests/unit/cache/walSwitch.test.ts',
     'tests/integration/cache.test.ts',
     'tests/integration/reportCache.test.ts',
     'tests/integration/reportCacheBehaviour.test.ts',

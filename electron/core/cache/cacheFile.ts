@@ -39,7 +39,7 @@ export function openDatabase(file: string): Database.Database {
  * holds the new file's write lock. A retry usually finds WAL already (the winner switched);
  * all of them end within OPEN_WAIT_MS, as the busy handler does.
  */
-function enterWalMode(db: Database.Database): void {
+export function enterWalMode(db: Pick<Database.Database, 'pragma'>): void {
   const giveUpAt = Date.now() + OPEN_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
     try {
