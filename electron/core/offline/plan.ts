@@ -40,8 +40,7 @@ export interface Plan {
 export function planRuns(profiles: readonly ProfileSchedule[], now: number, onBattery: boolean): Plan {
   const plan: Plan = { runs: [], waitingForPower: [], nextAt: null };
   const later = (at: number) => {
-    // Stryker disable next-line EqualityOperator: a tie is the same time either way.
-    if (plan.nextAt === null || at < plan.nextAt) plan.nextAt = at;
+    plan.nextAt = Math.min(plan.nextAt ?? Infinity, at);
   };
   for (const profile of profiles) {
     if (!profile.options.keepOffline || profile.unreachable) continue;

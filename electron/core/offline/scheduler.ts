@@ -82,7 +82,6 @@ export class OfflineScheduler {
         if (event !== 'connectivity:changed' || !(payload as ConnectivityState).online) return;
         // Back online: check the newest reports of the active profile now.
         const active = this.options.connectivity.activeProfileId();
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: a null id in the set matches no profile.
         if (active !== null) this.quickAsked.add(active);
         this.replan();
       }),
