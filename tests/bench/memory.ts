@@ -2,7 +2,9 @@
  * memory: resident memory of the core holding 100,000 cached reports, after a walk through
  * every page (per_page 100) with the gateway offline. This process fills the cache file; a
  * child process (tests/bench/memoryChild.ts) opens the core on it and walks, so the figure is
- * the core's alone, not the generator's or the benchmark runner's.
+ * the core's alone, not the generator's or the benchmark runner's. The goal is held to the size
+ * after a forced garbage collection (what the core keeps); the size as the walk leaves it, before
+ * any collection, is printed beside it (what the process may hold at that moment).
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -23,6 +25,8 @@ export interface MemoryChildReport {
   reports: number;
   rssStartBytes: number;
   rssAfterWalkBytes: number;
+  /** The same before the forced garbage collection: what a user's process may hold at that moment. */
+  rssAfterWalkNoGcBytes: number;
   heapUsedAfterWalkBytes: number;
 }
 
@@ -71,6 +75,7 @@ export async function runMemory(): Promise<void> {
     note(BENCH, `walked ${child.pages} pages, ${child.reports} reports, all from the cache`);
     const rss = child.rssAfterWalkBytes / MB;
     emitGoal(BENCH, 'rss_after_walk', rss, 'MB', '<= 200 MB', 1);
+    info(BENCH, 'rss_after_walk_without_gc', round(child.rssAfterWalkNoGcBytes / MB, 1), 'MB');
     info(BENCH, 'rss_core_started', round(child.rssStartBytes / MB, 1), 'MB');
     info(BENCH, 'heap_used_after_walk', round(child.heapUsedAfterWalkBytes / MB, 1), 'MB');
   } finally {

@@ -3,7 +3,8 @@
  *   node --expose-gc --import tsx tests/bench/memoryChild.ts <data dir> <base URL> <key> [stride]
  * Opens the core on a data dir whose cache already holds the reports, walks every page at
  * per_page 100 through 'reports:list' (offline: nothing listens at the base URL), and prints
- * one JSON line: pages, reports and memory figures. With a stride n > 1 it reads pages 1,
+ * one JSON line: pages, reports and memory figures (the resident size after the walk as it
+ * leaves it, and after a forced garbage collection). With a stride n > 1 it reads pages 1,
  * 1 + n, 1 + 2n, … and the last one (a million reports are 10,000 pages).
  */
 import { dispatch } from '../../electron/core/ipc/dispatch';
@@ -39,6 +40,8 @@ for (let page = 1; ;) {
   if (value.lastPage === null || page >= value.lastPage) break;
   page = Math.min(page + stride, value.lastPage);
 }
+// As the walk leaves it, then after a forced collection (what the core itself still holds).
+const rssAfterWalkNoGcBytes = process.memoryUsage().rss;
 settle();
 const usage = process.memoryUsage();
 const report: MemoryChildReport = {
@@ -46,6 +49,7 @@ const report: MemoryChildReport = {
   reports,
   rssStartBytes,
   rssAfterWalkBytes: usage.rss,
+  rssAfterWalkNoGcBytes,
   heapUsedAfterWalkBytes: usage.heapUsed,
 };
 await core.close();
