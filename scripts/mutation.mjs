@@ -76,6 +76,8 @@ const TARGETS = {
     'tests/integration/profileStoreBehaviour.test.ts',
     // Issue 22: the active profile with one look at the file.
     'tests/integration/profileStoreActiveProfile.test.ts',
+    // Issue 29: the per-profile offline options (setOfflineOptions) had no test listed here.
+    'tests/integration/keepOffline.test.ts',
   ],
   'electron/core/cache/reportCache.ts': [
     'tests/integration/cache.test.ts',
