@@ -48,6 +48,7 @@ const TARGETS = {
   // the scrubber alike; the bounded memory behind field-name verdicts and checked base URLs.
   'electron/core/redaction.ts': [
     'tests/unit/secretFields.test.ts',
+    'tests/unit/security/redaction.test.ts',
     'tests/unit/secretsRules.test.ts',
     'tests/unit/secrets.test.ts',
     'tests/unit/api/replySecrets.test.ts',

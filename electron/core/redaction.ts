@@ -10,7 +10,8 @@
  * or `key`, which inside other names mean other things (`pass_count`, `pinned`, `bearer_kind`,
  * `keynote`). Its words are read two ways, lowercased, and either may find one: split where
  * anything but a letter or digit stands (`PassWord`, `refreshtoken`), and split also where a
- * lowercase letter meets an uppercase one or a letter a digit (`secretNote`, `password2`). So
+ * lowercase letter meets an uppercase one, an all-capital word a capitalised one, or a letter a
+ * digit (`secretNote`, `TOKENCount`, `password2`). So
  * `access_token`, `refreshToken`, `client_secret`, `passphrase`, `X-Api-Key`, `api key` and
  * `token_count` are secret; `tokenizer` and `secretary` (longer words that only start with
  * one), `privacy`, `passed`, `keys` and `monkey` are not.
@@ -47,12 +48,12 @@ function plainWords(name: string): string[] {
   return name.toLowerCase().split(/[^\p{L}\p{N}]+/u);
 }
 
-/** The same, split also at a lowercase–uppercase step and a letter–digit step. */
+/** The same, split also at a lowercase–uppercase step, before a capitalised word and at a letter–digit step. */
 function steppedWords(name: string): string[] {
   return plainWords(
     name
-      .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
-      .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+      .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
       .replace(/(\p{L})(\p{N})/gu, '$1 $2')
       .replace(/(\p{N})(\p{L})/gu, '$1 $2'),
   );

@@ -49,6 +49,12 @@ const SECRET = [
   'csrfToken',
   'tokens',
   'token_count',
+  // Separators doubled, an all-capital word before a capitalised one, a digit before a pair.
+  'api__key',
+  'private--key',
+  'TOKENCount',
+  'APIKEYHint',
+  'v2api_key',
   'Authorization',
   // Secret only as the whole name.
   'pass',
@@ -95,7 +101,7 @@ describe('a secret field name, by one test', () => {
     expect(isSecretFieldName(name)).toBe(true);
     const line = logged({ [name]: VALUE, nested: { deeper: [{ [name]: VALUE }] } });
     expect(line).not.toContain(VALUE);
-    expect(line).toContain(`"${name}":"${REDACTED}"`);
+    expect(line).toContain(`"${name}":"[redacted]"`);
     expect(scrubSecrets({ id: '1', [name]: VALUE, nested: { deeper: [{ [name]: VALUE }] } })).toEqual({
       id: '1',
       nested: { deeper: [{}] },
