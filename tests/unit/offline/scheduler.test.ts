@@ -268,6 +268,32 @@ describe('OfflineScheduler', () => {
     t.scheduler.stop();
   });
 
+  it('back online after its start-up refresh, the active profile is refreshed at once, before it is due', async () => {
+    const t = setUp([synced('p'), synced('other')], 'p');
+    t.scheduler.start();
+    await t.clock.advance(START_DELAY_MS);
+    expect(t.runs).toEqual(['quick:p', 'quick:other']);
+    // Out of reach for two minutes: the next refresh would be due in thirteen more.
+    t.connectivity.online = false;
+    await t.clock.advance(2 * MIN);
+    t.connectivity.online = true;
+    t.events.emit('connectivity:changed', { online: true, since: '', lastError: null } as ConnectivityState);
+    await t.clock.advance(0);
+    expect(t.runs).toEqual(['quick:p', 'quick:other', 'quick:p']);
+    t.scheduler.stop();
+  });
+
+  it('back online with no active profile, nothing is refreshed before it is due', async () => {
+    const t = setUp([synced('p')], null);
+    t.scheduler.start();
+    await t.clock.advance(START_DELAY_MS);
+    expect(t.runs).toEqual(['quick:p']);
+    t.events.emit('connectivity:changed', { online: true, since: '', lastError: null } as ConnectivityState);
+    await t.clock.advance(0);
+    expect(t.runs).toEqual(['quick:p']);
+    t.scheduler.stop();
+  });
+
   it('another profile, on another service, keeps running while the active one is out of reach', async () => {
     const t = setUp([synced('active'), synced('other')], 'active');
     t.connectivity.online = false;
