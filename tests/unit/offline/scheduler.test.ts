@@ -80,7 +80,11 @@ class FakePower implements PowerSource {
 
 const SUMMARY = { mode: 'quick' } as SyncSummary;
 
-function setUp(profiles: ScheduledProfile[], active = profiles[0]?.id ?? null, withOnChange = true) {
+function setUp(
+  profiles: ScheduledProfile[],
+  active: string | null = profiles[0]?.id ?? null,
+  withOnChange = true,
+) {
   const clock = new FakeClock();
   const power = new FakePower();
   const events = new EventHub();
