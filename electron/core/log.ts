@@ -117,8 +117,14 @@ export function createLogger(component: string, sink: LogSink, minLevel: LogLeve
   };
 }
 
-/** A logger that drops everything (the default where no one asked for logs). */
-export const silentLogger: Logger = createLogger('silent', () => {}, 'error');
+/** A logger that drops everything (the default where no one asked for logs), without writing a line first. */
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => silentLogger,
+};
 
 /** Keeps lines in memory: for tests, which then search them for secrets. */
 export function memorySink(): LogSink & { lines: string[] } {
@@ -149,9 +155,9 @@ export function rotatingFileSink(file: string, maxBytes = 1_000_000, keep = 3): 
     try {
       if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > maxBytes) {
         rmSync(rotated(file, keep), { force: true });
-        for (let n = keep - 1; n >= 1; n--) {
+        for (let n = keep; n >= 2; n--) {
           try {
-            renameSync(rotated(file, n), rotated(file, n + 1));
+            renameSync(rotated(file, n - 1), rotated(file, n));
           } catch {
             // that generation does not exist yet
           }

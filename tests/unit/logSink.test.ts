@@ -14,6 +14,7 @@ import {
   createLogger,
   memorySink,
   redact,
+  registeredSecrets,
   registerSecret,
   rotatingFileSink,
   silentLogger,
@@ -22,7 +23,37 @@ import {
 
 const LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARN|ERROR) \[[^\]]+\] /;
 
+describe('the registry of secrets', () => {
+  // First in this file: a fresh module holds no secret yet.
+  it('starts empty, and answers the same array until it grows, longest first', () => {
+    expect(registeredSecrets()).toEqual([]);
+    registerSecret('registry-secret-a');
+    const held = registeredSecrets();
+    registerSecret('registry-secret-a');
+    expect(registeredSecrets()).toBe(held);
+    registerSecret('registry-secret-longer-b');
+    expect(registeredSecrets()).not.toBe(held);
+    expect(registeredSecrets()).toEqual(['registry-secret-longer-b', 'registry-secret-a']);
+  });
+
+  it('cuts a secret of four characters out of any text, and a shorter one only as a whole value', () => {
+    registerSecret('wxyz');
+    registerSecret('pqr');
+    expect(redact('say wxyz now')).toBe('say [redacted] now');
+    expect(redact('say pqr now')).toBe('say pqr now');
+    expect(redact('pqr')).toBe('[redacted]');
+  });
+});
+
 describe('a logger', () => {
+  it('writes from info on unless asked otherwise', () => {
+    const sink = memorySink();
+    const logger = createLogger('c', sink);
+    logger.debug('not written');
+    logger.info('written');
+    expect(sink.lines.map((line) => line.replace(LINE, '$1'))).toEqual(['INFOwritten']);
+  });
+
   it('writes one line per event at or above its level, named by its component and child', () => {
     const sink = memorySink();
     const logger = createLogger('core', sink, 'info');
@@ -55,9 +86,14 @@ describe('a logger', () => {
     expect(some.lines.map((line) => line.replace(LINE, '$1'))).toEqual(['WARNw', 'ERRORe']);
   });
 
-  it('the silent logger writes nothing anywhere', () => {
-    expect(() => silentLogger.error('nothing', { x: 1 })).not.toThrow();
-    expect(silentLogger.child('x')).toBeDefined();
+  it('the silent logger takes every call, its children too, and writes nothing', () => {
+    expect(() => {
+      silentLogger.debug('nothing');
+      silentLogger.info('nothing', { x: 1 });
+      silentLogger.warn('nothing');
+      silentLogger.error('nothing', { x: 1 });
+      silentLogger.child('a').child('b').error('nothing');
+    }).not.toThrow();
   });
 
   it('writes fields as JSON: nested to a depth of six, errors by message, other objects as they are', () => {
@@ -71,7 +107,11 @@ describe('a logger', () => {
       error: new Error('it broke'),
       handle: new Handle(),
       list: ['x', 2, null],
-      bare: Object.assign(Object.create(null) as object, { k: 'v' }),
+      bare: Object.assign(Object.create(null) as object, { k: 'v', password: 'in a bare object' }),
+      at: new Date(0),
+      none: undefined,
+      nothing: null,
+      count: 3,
     });
     const fields = JSON.parse(sink.lines[0].slice(sink.lines[0].indexOf('{'))) as Record<string, unknown>;
     expect(fields).toEqual({
@@ -79,8 +119,26 @@ describe('a logger', () => {
       error: 'it broke',
       handle: { kind: 'handle' },
       list: ['x', 2, null],
-      bare: { k: 'v' },
+      bare: { k: 'v', password: '[redacted]' },
+      at: '1970-01-01T00:00:00.000Z',
+      nothing: null,
+      count: 3,
     });
+  });
+
+  it('reads fields six levels deep; deeper ones are written as JSON would, unread (the walk is bounded)', () => {
+    const sink = memorySink();
+    const nested = (depth: number): Record<string, unknown> =>
+      depth === 0 ? { password: 'plain-words' } : { n: nested(depth - 1) };
+    createLogger('c', sink).info('m', { five: nested(4) });
+    createLogger('c', sink).info('m', { six: nested(5) });
+    expect(sink.lines[0]).toContain('"password":"[redacted]"');
+    expect(sink.lines[1]).toContain('"password":"plain-words"');
+    // In a list, the same count.
+    createLogger('c', sink).info('m', { list: [[[[{ password: 'plain-words' }]]]] });
+    expect(sink.lines[2]).toContain('"password":"[redacted]"');
+    createLogger('c', sink).info('m', { list: [[[[[{ password: 'plain-words' }]]]]] });
+    expect(sink.lines[3]).toContain('"password":"plain-words"');
   });
 
   it('cuts a secret out of values nested to the depth, and leaves deeper values unread', () => {
@@ -116,15 +174,20 @@ describe('redact and withoutSecret', () => {
     registerSecret(null);
     expect(redact('x long-secret-value-77 y')).toBe('x [redacted] y');
     expect(redact('Authorization: Bearer tok.en-123, next')).toBe('Authorization: Bearer [redacted], next');
+    expect(redact('bearer   spaced-token"')).toBe('Bearer [redacted]"');
     expect(redact(' abc ')).toBe('[redacted]');
     expect(redact('abcdef')).toBe('abcdef');
   });
 
   it('withoutSecret cuts a long secret anywhere, a short one only as a word of its own', () => {
     expect(withoutSecret('the pw hunter2x! was sent', 'hunter2x')).toBe('the pw [redacted]! was sent');
-    expect(withoutSecret('pin 42 and 420 and x42', '42')).toBe('pin [redacted] and 420 and x42');
+    expect(withoutSecret('pin 42 and 420 and x42, 42', '42')).toBe(
+      'pin [redacted] and 420 and x42, [redacted]',
+    );
     expect(withoutSecret('a.b a+b', 'a.b')).toBe('[redacted] a+b');
-    expect(withoutSecret('unchanged', '')).toBe('unchanged');
+    expect(withoutSecret('x1234y', '1234')).toBe('x[redacted]y');
+    expect(withoutSecret('né 42é', '42')).toBe('né 42é');
+    expect(withoutSecret('a  b, c', '')).toBe('a  b, c');
   });
 });
 
@@ -156,15 +219,31 @@ describe('the rotating file sink', () => {
     expect(existsSync(join(dir, 'app.4.log'))).toBe(false);
   });
 
-  it('keeps writing into a file under its size, and makes an older, readable log private', () => {
+  it('keeps writing into a file up to its size, and makes every older, readable log private', () => {
     const file = join(dir, 'app.log');
     writeFileSync(file, 'old\n', { mode: 0o644 });
-    writeFileSync(join(dir, 'app.1.log'), 'older\n', { mode: 0o644 });
-    const sink = rotatingFileSink(file, 1_000, 3);
+    for (const n of [1, 3]) writeFileSync(join(dir, `app.${n}.log`), 'older\n', { mode: 0o644 });
+    // At its size exactly, a file is not rotated yet.
+    const sink = rotatingFileSink(file, 8, 3);
+    for (const name of ['app.log', 'app.1.log', 'app.3.log'])
+      expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     sink('new');
-    expect(readFileSync(file, 'utf8')).toBe('old\nnew\n');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(statSync(join(dir, 'app.1.log')).mode & 0o777).toBe(0o600);
+    sink('now');
+    expect(readFileSync(file, 'utf8')).toBe('old\nnew\nnow\n');
+    sink('next');
+    expect(readFileSync(file, 'utf8')).toBe('next\n');
+    expect(readFileSync(join(dir, 'app.1.log'), 'utf8')).toBe('old\nnew\nnow\n');
+    expect(readFileSync(join(dir, 'app.2.log'), 'utf8')).toBe('older\n');
+    expect(existsSync(join(dir, 'app.3.log'))).toBe(false);
+  });
+
+  it('names the rotated files after a file without .log the same way', () => {
+    const file = join(dir, 'trace');
+    const sink = rotatingFileSink(file, 4, 2);
+    for (const n of [1, 2, 3]) sink(`line ${n}`);
+    expect(readFileSync(file, 'utf8')).toBe('line 3\n');
+    expect(readFileSync(join(dir, 'trace.1.log'), 'utf8')).toBe('line 2\n');
+    expect(readFileSync(join(dir, 'trace.2.log'), 'utf8')).toBe('line 1\n');
   });
 
   it('never throws: its folder removed under it loses the line, not the app', () => {
