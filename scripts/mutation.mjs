@@ -80,6 +80,7 @@ const TARGETS = {
     // Issue 22: the active profile with one look at the file.
     'tests/integration/profileStoreActiveProfile.test.ts',
     // Issue 29: the per-profile offline options (setOfflineOptions) had no test listed here.
+    'tests/integration/profileOfflineOptions.test.ts',
     'tests/integration/keepOffline.test.ts',
   ],
   'electron/core/cache/reportCache.ts': [
