@@ -86,9 +86,13 @@ export function isFlag(value: unknown): boolean {
   return value === null || typeof value === 'boolean';
 }
 
-/** True for a field the log sink and the scrubber both redact: a secret name, not a flag. */
+/**
+ * True for a field the log sink and the scrubber both redact: a secret name, not a flag. The
+ * name's remembered verdict first: nearly every name is plain, and the reply check asks this of
+ * every key of every record.
+ */
 export function isSecretField(name: string, value: unknown): boolean {
-  return !isFlag(value) && isSecretFieldName(name);
+  return isSecretFieldName(name) && !isFlag(value);
 }
 
 /** `text` with each of `secrets` cut out wherever it appears (give them longest first; '' is none). */
