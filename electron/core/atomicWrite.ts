@@ -2,7 +2,13 @@
  * The one way ReportDesk replaces a file it owns: write a temporary file beside it (created
  * 0600 with O_EXCL), fsync it, rename it over the target, fsync the folder. A crash or a full
  * disk leaves either the old file or the new one, never half of one, and the rename is durable
- * once this returns. Used by the profile store, window state, export files and the demo store.
+ * once this returns. Used by the profile store, the settings, window state, export files and
+ * the demo store.
+ *
+ * A process killed mid-write leaves its temporary file behind. Each one is named after its
+ * owner (`.<name>.<owner token>.<random>.tmp`, ./processOwner.ts), so the next write to the
+ * same target — and the core's sweep of the data folder at start — removes the ones whose
+ * process is gone, at once, and never one a live process is still writing.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -11,13 +17,23 @@ import {
   fstatSync,
   fsyncSync,
   openSync,
+  readdirSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { crashPoint } from './crashPoints';
+import { ownerIsGone, ownerToken } from './processOwner';
 import { PRIVATE_FILE_MODE } from './privateFiles';
+
+/** `.<name>.<owner>.<12 hex>.tmp`; owner as processOwner makes it. */
+const TEMP = /^\.(.+)\.([0-9a-f]{8}-(?:[0-9a-f]{8}|0)-\d+-\d+)\.[0-9a-f]{12}\.tmp$/;
+/** Temporary files of older versions (`.<name>.<12 hex>.tmp`) name no owner: an hour old, they are stale. */
+const OWNERLESS_TEMP = /^\.(.+)\.[0-9a-f]{12}\.tmp$/;
+const OWNERLESS_STALE_MS = 3_600_000;
 
 /**
  * Replaces `file` with `content` (UTF-8). The folder must exist. Throws the file system's
@@ -26,11 +42,16 @@ import { PRIVATE_FILE_MODE } from './privateFiles';
  */
 export function writeFileAtomic(file: string, content: string): Stats {
   const dir = dirname(file);
-  const temporary = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  sweepStaleTemps(dir, basename(file));
+  const temporary = join(dir, `.${basename(file)}.${ownerToken()}.${randomBytes(6).toString('hex')}.tmp`);
   let fd: number | null = null;
   try {
     fd = openSync(temporary, 'wx', PRIVATE_FILE_MODE);
-    writeSync(fd, content, null, 'utf8');
+    const bytes = Buffer.from(content, 'utf8');
+    const half = bytes.length >> 1;
+    writeAll(fd, bytes.subarray(0, half));
+    crashPoint('atomic-write.half-written');
+    writeAll(fd, bytes.subarray(half));
     fsyncSync(fd);
     // The rename keeps the inode and times: these are the stats of the file we publish.
     const stats = fstatSync(fd);
@@ -38,6 +59,7 @@ export function writeFileAtomic(file: string, content: string): Stats {
     fd = null;
     // The umask cannot widen 0600 on create, but say it explicitly for file systems that ignore it.
     if (process.platform !== 'win32') chmodSync(temporary, PRIVATE_FILE_MODE);
+    crashPoint('atomic-write.before-rename');
     renameSync(temporary, file);
     syncDirectory(dir);
     return stats;
@@ -52,8 +74,50 @@ export function writeFileAtomic(file: string, content: string): Stats {
   }
 }
 
-/** Makes the rename itself durable; not possible (nor needed) on Windows. */
-function syncDirectory(dir: string): void {
+/** writeSync until every byte is written (a write may take fewer than asked). */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+}
+
+/**
+ * Removes the temporary files in `dir` that a killed process left (of `name` only, when given):
+ * their owner is gone, or, for an older version's unnamed ones, an hour old. Answers how many.
+ * Never throws: a folder that cannot be read or written has nothing this could clean.
+ */
+export function sweepStaleTemps(dir: string, name?: string): number {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.endsWith('.tmp') || !isStaleTemp(join(dir, entry), entry, name)) continue;
+    try {
+      rmSync(join(dir, entry), { force: true });
+      removed++;
+    } catch {
+      // Read-only, or removed meanwhile by another process's sweep.
+    }
+  }
+  return removed;
+}
+
+function isStaleTemp(path: string, entry: string, name: string | undefined): boolean {
+  const owned = TEMP.exec(entry);
+  if (owned) return (name === undefined || owned[1] === name) && ownerIsGone(owned[2]);
+  const ownerless = OWNERLESS_TEMP.exec(entry);
+  if (!ownerless || (name !== undefined && ownerless[1] !== name)) return false;
+  try {
+    return Date.now() - statSync(path).mtimeMs > OWNERLESS_STALE_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes a rename (or a new file) durable in its folder; not possible (nor needed) on Windows. */
+export function syncDirectory(dir: string): void {
   if (process.platform === 'win32') return;
   let fd: number | undefined;
   try {

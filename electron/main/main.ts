@@ -136,6 +136,8 @@ async function start(): Promise<void> {
     updates: (context) => createElectronUpdates(context, userDataDir),
     // Keeps "Keep available offline" profiles current; the daily full sync waits on battery.
     keepOffline: { power: electronPowerSource(powerMonitor) },
+    // Test crash points (REPORT_DESK_CRASH_AT) only in a development run, never once packaged.
+    crashPointsFrom: app.isPackaged ? undefined : process.env,
   });
   unbindContract = bindContract(ipcMain, services.handlers, {
     isTrustedSender,

@@ -1,0 +1,160 @@
+/**
+ * profiles.json on disk: what a read finds (good, missing, written by a newer ReportDesk, or
+ * damaged — truncated, garbage, the wrong shape, unreadable), its backup (`profiles.json.backup`,
+ * the previous good file, kept by every change), and the copies of damaged files set aside
+ * (`profiles.json.corrupt-<time>`). ProfileStore decides what to do with each.
+ */
+import {
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { errorCode } from '../errorCode';
+import { ProfilesFileSchema, type ProfilesFile } from './profileRecord';
+
+export const BACKUP_SUFFIX = '.backup';
+/** Copies of damaged files kept at most; the oldest go first. */
+const SET_ASIDE_KEPT = 5;
+
+/** Identifies one version of the file: a rename always brings a new inode. */
+export function signatureOf(stats: Stats): string {
+  return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
+export type FileRead =
+  | { kind: 'missing' }
+  | { kind: 'good'; state: ProfilesFile; text: string; signature: string }
+  | { kind: 'newer'; version: number; signature: string }
+  | { kind: 'damaged'; reason: string; signature: string | null };
+
+export const EMPTY_PROFILES: ProfilesFile = { version: 1, activeId: null, profiles: [] };
+
+/** Parses a profiles list (the active id falls back to the first profile), or says why it is none. */
+export function parseProfiles(text: string): { state: ProfilesFile } | { reason: string } | { newer: number } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { reason: 'it is not valid JSON' };
+  }
+  const version = (json as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > 1) return { newer: version };
+  const parsed = ProfilesFileSchema.safeParse(json);
+  if (!parsed.success) return { reason: 'its content is not a profile list ReportDesk understands' };
+  const ids = new Set(parsed.data.profiles.map((profile) => profile.id));
+  const activeId =
+    parsed.data.activeId !== null && ids.has(parsed.data.activeId) ? parsed.data.activeId : null;
+  return { state: { ...parsed.data, activeId: activeId ?? parsed.data.profiles[0]?.id ?? null } };
+}
+
+/** Reads and classifies the file (one open: its signature and its text are of the same version). */
+export function readProfilesFile(file: string): FileRead {
+  let text: string;
+  let signature: string;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      signature = signatureOf(fstatSync(fd));
+      // Stryker disable next-line StringLiteral: JSON.parse reads a Buffer as its UTF-8 text, so without the encoding nothing changes
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
+    let known: string | null = null;
+    try {
+      known = signatureOf(statSync(file));
+    } catch {
+      // Not even a stat: the signature stays unknown.
+    }
+    return { kind: 'damaged', reason: `it could not be read (${errorCode(error)})`, signature: known };
+  }
+  const parsed = parseProfiles(text);
+  if ('newer' in parsed) return { kind: 'newer', version: parsed.newer, signature };
+  if ('reason' in parsed) return { kind: 'damaged', reason: parsed.reason, signature };
+  return { kind: 'good', state: parsed.state, text, signature };
+}
+
+/** The backup, when there is one and it is a good profile list, with when it was saved. */
+export function readBackup(file: string): { state: ProfilesFile; text: string; savedAt: string } | null {
+  const read = readProfilesFile(file + BACKUP_SUFFIX);
+  if (read.kind !== 'good') return null;
+  return { state: read.state, text: read.text, savedAt: statSync(file + BACKUP_SUFFIX).mtime.toISOString() };
+}
+
+/** A new name beside `file` for a damaged copy: `<file>.corrupt-<time>`. */
+export function asideName(file: string): string {
+  return `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
+}
+
+/** The damaged copies kept beside `file`, newest first. */
+export function damagedCopies(file: string): string[] {
+  const prefix = `${basename(file)}.corrupt-`;
+  try {
+    return readdirSync(dirname(file))
+      .filter((name) => name.startsWith(prefix))
+      .sort()
+      .reverse()
+      .map((name) => join(dirname(file), name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Keeps a copy of the damaged `file` aside (once: a copy with the same bytes is reused), and
+ * answers where; the file itself when it cannot be copied (unreadable, a folder).
+ */
+export function copyAside(file: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return file;
+  }
+  for (const copy of damagedCopies(file)) {
+    try {
+      if (readFileSync(copy).equals(bytes)) return copy;
+    } catch {
+      // A folder or an unreadable copy: not the same.
+    }
+  }
+  const aside = asideName(file);
+  try {
+    copyFileSync(file, aside);
+    return aside;
+  } catch {
+    return file;
+  }
+}
+
+/** Removes the oldest damaged copies beyond SET_ASIDE_KEPT (never fails). */
+export function pruneDamagedCopies(file: string): void {
+  for (const old of damagedCopies(file).slice(SET_ASIDE_KEPT)) {
+    try {
+      if (statSync(old).isFile()) rmSync(old, { force: true });
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
+/** Every profile list ReportDesk can still read beside `file`: the backup, then the damaged copies. */
+export function knownProfileLists(file: string): { source: 'backup' | 'damaged_file'; state: ProfilesFile }[] {
+  const lists: { source: 'backup' | 'damaged_file'; state: ProfilesFile }[] = [];
+  const backup = readBackup(file);
+  if (backup) lists.push({ source: 'backup', state: backup.state });
+  for (const copy of damagedCopies(file)) {
+    const read = readProfilesFile(copy);
+    if (read.kind === 'good') lists.push({ source: 'damaged_file', state: read.state });
+  }
+  return lists;
+}
