@@ -47,14 +47,21 @@ export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 export const CRASH_AT_ENV = 'REPORT_DESK_CRASH_AT';
 
-let target: { point: string; remaining: number } | null = null;
+/** SIGKILL, as kill -9: no handler, no finally block, no flush — exactly what a crash leaves. */
+const killThisProcess = () => process.kill(process.pid, 'SIGKILL');
+
+let target: { point: string; remaining: number; kill: () => void } | null = null;
 
 /**
  * Arms the crash point named in `env` (a test build's entry point calls this; the packaged app
  * never does). An empty or absent variable disarms; a name that is no crash point is refused,
- * so a typo in a test cannot pass for a crash that never came.
+ * so a typo in a test cannot pass for a crash that never came. `kill` is for this module's own
+ * tests, which must outlive the point they reach.
  */
-export function armCrashPoints(env: Readonly<Record<string, string | undefined>>): void {
+export function armCrashPoints(
+  env: Readonly<Record<string, string | undefined>>,
+  kill: () => void = killThisProcess,
+): void {
   const raw = env[CRASH_AT_ENV];
   if (raw === undefined || raw === '') {
     target = null;
@@ -62,16 +69,15 @@ export function armCrashPoints(env: Readonly<Record<string, string | undefined>>
   }
   const match = /^([a-z.-]+)(?:@([1-9]\d*))?$/.exec(raw);
   if (!match || !(CRASH_POINTS as readonly string[]).includes(match[1])) {
+    target = null;
     throw new Error(`${CRASH_AT_ENV}=${raw} names no crash point; the points are: ${CRASH_POINTS.join(', ')}.`);
   }
-  target = { point: match[1], remaining: Number(match[2] ?? '1') };
+  target = { point: match[1], remaining: Number(match[2] ?? '1'), kill };
 }
 
 /** Kills this process at once when it is the armed point's turn; otherwise does nothing. */
 export function crashPoint(point: CrashPoint): void {
   if (target === null || target.point !== point) return;
   target.remaining -= 1;
-  if (target.remaining > 0) return;
-  // SIGKILL, as kill -9: no handler, no finally block, no flush — exactly what a crash leaves.
-  process.kill(process.pid, 'SIGKILL');
+  if (target.remaining === 0) target.kill();
 }

@@ -96,15 +96,25 @@ export class ChangeOutbox {
  * the entries it has (their origin is the old table's seq under `legacy-<cache id>`).
  */
 export function moveLegacyChangeLog(db: Database.Database, local: LocalStore, cacheId: string): number {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'change_log'").get();
-  if (table === undefined) return 0;
-  const rows = db
-    .prepare('SELECT seq, scope, id, kind, at, fields, seen FROM change_log ORDER BY seq')
-    .all() as (OutboxRow & { seen: number })[];
-  const marks = db.prepare('SELECT scope, value FROM meta WHERE key = ?').all(LEGACY_SINCE_META) as {
-    scope: string;
-    value: string;
-  }[];
+  let rows: (OutboxRow & { seen: number })[];
+  let marks: { scope: string; value: string }[];
+  try {
+    // One read transaction: what is read is one version of the file (another process may be
+    // moving the same rows and dropping the table right now).
+    ({ rows, marks } = db.transaction(() => ({
+      rows: db
+        .prepare('SELECT seq, scope, id, kind, at, fields, seen FROM change_log ORDER BY seq')
+        .all() as (OutboxRow & { seen: number })[],
+      marks: db.prepare('SELECT scope, value FROM meta WHERE key = ?').all(LEGACY_SINCE_META) as {
+        scope: string;
+        value: string;
+      }[],
+    }))());
+  } catch (error) {
+    // Moved already (by this version, or by another process just now).
+    if (/no such table: change_log/.test(String(error))) return 0;
+    throw error;
+  }
   const source = `legacy-${cacheId}`;
   local.transaction(() => {
     const groups = byScope(rows, (row) => ({
@@ -121,7 +131,7 @@ export function moveLegacyChangeLog(db: Database.Database, local: LocalStore, ca
     }
   });
   db.transaction(() => {
-    db.exec('DROP TABLE change_log');
+    db.exec('DROP TABLE IF EXISTS change_log');
     db.prepare('DELETE FROM meta WHERE key = ?').run(LEGACY_SINCE_META);
   }).immediate();
   return rows.length;

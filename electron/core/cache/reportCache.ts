@@ -27,6 +27,7 @@ import { silentLogger, type Logger } from '../log';
 import { PRIVATE_DIR_MODE } from '../privateFiles';
 import { isDamage } from '../sqliteFile';
 import { CacheConnection } from './cacheConnection';
+import { CACHE_ID_META } from './changeOutbox';
 import { PendingWrites, type PendingPage } from './pendingWrites';
 import type { ChangeLog } from './changeLog';
 import { ListQuery, type CacheQueryResult } from './listQuery';
@@ -342,8 +343,9 @@ export class ReportCache {
     const rows = this.connection.read(
       () =>
         this.statement(
+          // Scope '' is the file's own (its id, housekeeping), no connection's.
           `SELECT scope FROM reports UNION SELECT scope FROM report_counts UNION SELECT scope FROM accounts
-           UNION SELECT scope FROM meta`,
+           UNION SELECT scope FROM meta WHERE scope <> ''`,
         ).all() as { scope: string }[],
     );
     const logged = this.local.read(() => this.local.changes.scopes());
@@ -353,7 +355,9 @@ export class ReportCache {
   clearAll(): void {
     this.connection.againAfterReset(() =>
       this.transaction(() => {
-        for (const table of COPY_TABLES) this.statement(`DELETE FROM ${table}`).run();
+        for (const table of ['reports', 'report_counts', 'accounts']) this.statement(`DELETE FROM ${table}`).run();
+        // The file keeps its id: the change log names what came from it by that id.
+        this.statement("DELETE FROM meta WHERE NOT (scope = '' AND key = ?)").run(CACHE_ID_META);
         this.connection.outbox.clear();
         // Rows deleted above took their trigrams along; this also drops any left by a failed write.
         this.statement('DELETE FROM report_search').run();

@@ -5,19 +5,23 @@
  * ReportDesk still knows it: the interrupted add's record, the profiles backup, a damaged copy
  * set aside) or to remove, and never kept for nobody without the user being told.
  *
+ * Only keys this data folder has evidence of count: the keychain service may be shared with
+ * another data folder (a development run, REPORT_DESK_DATA_DIR) whose keys are not ours. The
+ * evidence is a record of an interrupted change, or a profile of the backup or of a damaged copy
+ * that the current list no longer has (profilesFile.ts › knownProfiles).
+ *
  * A key another process is adding right now is no orphan: every keychain change is recorded in
  * profiles.json before it is made (ProfileStore.beginKeyChange) and cleared by the write that
- * completes it, and a record whose process still runs (core/processOwner) explains its key. The
- * keychain is read before the profiles, so a key stored after that read is not seen at all and
- * one stored before it is explained by its record or its profile. A record whose process is gone
- * is settled here: a remove is finished (its key deleted, its cached rows dropped); an add whose
- * key never arrived is forgotten; an add whose key did is an orphan with its profile to restore.
+ * completes it, and a record whose process still runs (core/processOwner) explains its key. A
+ * record whose process is gone is settled here: a remove is finished (its key deleted, its
+ * cached rows dropped); an add whose key never arrived is forgotten; an add whose key did is an
+ * orphan with its profile to restore.
  */
 import type { OrphanedKey } from '../../../shared/contract';
 import type { Logger } from '../log';
 import { ownerIsGone } from '../processOwner';
 import type { StoredProfile } from '../profiles/profileRecord';
-import { knownProfileLists } from '../profiles/profilesFile';
+import { knownProfiles } from '../profiles/profilesFile';
 import type { PendingKeyChange, ProfileStore } from '../profiles/profileStore';
 import type { KeyVault } from './keyVault';
 
@@ -71,9 +75,6 @@ export class OrphanedKeys {
 
   private async found(): Promise<Found[]> {
     const { keys, profiles } = this.options;
-    const accounts = await keys.keychainAccounts();
-    if (accounts === null) return [];
-    const inKeychain = new Set(accounts.map((entry) => entry.account));
     const explained = new Set<string>();
     const interrupted = new Map<string, PendingKeyChange>();
     for (const change of profiles.pendingKeyChanges()) {
@@ -81,30 +82,41 @@ export class OrphanedKeys {
       else if (change.op === 'remove') {
         await this.finishRemove(change.id);
         explained.add(change.id);
-      } else if (!inKeychain.has(change.id)) this.forgetRecord(change.id);
-      else interrupted.set(change.id, change);
+      } else interrupted.set(change.id, change);
     }
     const named = new Set(profiles.list().map((profile) => profile.id));
-    const orphans = accounts.filter(({ account }) => !named.has(account) && !explained.has(account));
-    if (orphans.length === 0) return [];
-    const lists = knownProfileLists(this.options.profilesFile);
-    return orphans.map(({ account, keyHint }) => {
-      const pending = interrupted.get(account);
-      if (pending?.profile) {
-        const stored: StoredProfile = {
-          id: account,
-          ...pending.profile,
-          demo: false,
-          createdAt: pending.at,
+    const known = knownProfiles(this.options.profilesFile);
+    // Only keys this folder has evidence of: another data folder may share the keychain service.
+    const candidates = new Set(
+      [...interrupted.keys(), ...known.map((profile) => profile.id)].filter(
+        (id) => !named.has(id) && !explained.has(id),
+      ),
+    );
+    if (candidates.size === 0) return [];
+    const accounts = await keys.keychainAccounts();
+    if (accounts === null) return [];
+    const inKeychain = new Set(accounts.map((entry) => entry.account));
+    // An add killed before its key arrived left nothing to restore.
+    for (const id of interrupted.keys()) if (!inKeychain.has(id)) this.forgetRecord(id);
+    return accounts
+      .filter(({ account }) => candidates.has(account))
+      .map(({ account, keyHint }) => {
+        const pending = interrupted.get(account);
+        if (pending?.profile) {
+          const stored: StoredProfile = { id: account, ...pending.profile, demo: false, createdAt: pending.at };
+          return { account, keyHint, profile: this.shown(stored), foundIn: 'interrupted_add', stored };
+        }
+        const found = known.find((profile) => profile.id === account && profile.stored !== null) ??
+          known.find((profile) => profile.id === account);
+        const stored = found?.stored ?? null;
+        return {
+          account,
+          keyHint,
+          profile: stored && this.shown(stored),
+          foundIn: stored ? found!.source : null,
+          stored,
         };
-        return { account, keyHint, profile: this.shown(stored), foundIn: 'interrupted_add', stored };
-      }
-      for (const { source, state } of lists) {
-        const stored = state.profiles.find((profile) => profile.id === account);
-        if (stored) return { account, keyHint, profile: this.shown(stored), foundIn: source, stored };
-      }
-      return { account, keyHint, profile: null, foundIn: null, stored: null };
-    });
+      });
   }
 
   private shown(profile: StoredProfile): { name: string; baseUrl: string } {

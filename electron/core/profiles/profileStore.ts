@@ -351,9 +351,11 @@ export class ProfileStore {
   }
 }
 
-/** `state` without the pending keychain changes of `id`. */
+/** `state` without the pending keychain changes of `id` (and without the key when none is left). */
 function withoutPending(state: ProfilesFile, id: string): ProfilesFile {
-  return { ...state, pending: (state.pending ?? []).filter((change) => change.id !== id) };
+  const { pending, ...rest } = state;
+  const left = (pending ?? []).filter((change) => change.id !== id);
+  return left.length > 0 ? { ...rest, pending: left } : rest;
 }
 
 function requireIn(state: ProfilesFile, id: string): StoredProfile {

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errorCode } from '../errorCode';
-import { ProfilesFileSchema, type ProfilesFile } from './profileRecord';
+import { ProfilesFileSchema, type ProfilesFile, type StoredProfile } from './profileRecord';
 
 export const BACKUP_SUFFIX = '.backup';
 /** Copies of damaged files kept at most; the oldest go first. */
@@ -147,14 +147,74 @@ export function pruneDamagedCopies(file: string): void {
   }
 }
 
-/** Every profile list ReportDesk can still read beside `file`: the backup, then the damaged copies. */
-export function knownProfileLists(file: string): { source: 'backup' | 'damaged_file'; state: ProfilesFile }[] {
-  const lists: { source: 'backup' | 'damaged_file'; state: ProfilesFile }[] = [];
+/** A profile this folder once had, found in its backup or in a damaged copy (to restore an orphaned key's profile). */
+export interface KnownProfile {
+  id: string;
+  source: 'backup' | 'damaged_file';
+  /** The profile as far as it could be read; null when only its id could. */
+  stored: StoredProfile | null;
+}
+
+/**
+ * Every profile ReportDesk can still find beside `file`: in the backup, then in the damaged
+ * copies — read whole when they parse, else salvaged field by field from what is left of them
+ * (a truncated file still names its profiles' ids). Ids found nowhere here belong to no profile
+ * of this folder: another data folder may share the keychain, and its keys are not ours.
+ */
+export function knownProfiles(file: string): KnownProfile[] {
+  const known: KnownProfile[] = [];
   const backup = readBackup(file);
-  if (backup) lists.push({ source: 'backup', state: backup.state });
+  for (const stored of backup?.state.profiles ?? []) known.push({ id: stored.id, source: 'backup', stored });
   for (const copy of damagedCopies(file)) {
     const read = readProfilesFile(copy);
-    if (read.kind === 'good') lists.push({ source: 'damaged_file', state: read.state });
+    if (read.kind === 'good') {
+      for (const stored of read.state.profiles) known.push({ id: stored.id, source: 'damaged_file', stored });
+      continue;
+    }
+    let text: string;
+    try {
+      text = readFileSync(copy, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const salvaged of salvageProfiles(text)) known.push({ ...salvaged, source: 'damaged_file' });
   }
-  return lists;
+  return known;
+}
+
+const ID_FIELD = /"id"\s*:\s*"([A-Za-z0-9_-]{1,64})"/g;
+
+/** The profiles a damaged (truncated, garbled) profiles text still shows: each id, and its fields where they survive. */
+export function salvageProfiles(text: string): { id: string; stored: StoredProfile | null }[] {
+  const matches = [...text.matchAll(ID_FIELD)];
+  return matches.map((match, index) => {
+    const id = match[1];
+    const rest = text.slice(match.index + match[0].length, matches[index + 1]?.index ?? text.length);
+    const name = stringField(rest, 'name');
+    const baseUrl = stringField(rest, 'baseUrl');
+    if (name === null || baseUrl === null) return { id, stored: null };
+    return {
+      id,
+      stored: {
+        id,
+        name,
+        baseUrl,
+        allowInsecureHttp: /"allowInsecureHttp"\s*:\s*true/.test(rest),
+        demo: /"demo"\s*:\s*true/.test(rest),
+        createdAt: stringField(rest, 'createdAt') ?? new Date(0).toISOString(),
+      },
+    };
+  });
+}
+
+/** A JSON string field's value in `text`, or null when it is not there whole. */
+function stringField(text: string, field: string): string | null {
+  const match = new RegExp(`"${field}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*")`).exec(text);
+  if (!match) return null;
+  try {
+    const value = JSON.parse(match[1]) as string;
+    return value === '' ? null : value;
+  } catch {
+    return null;
+  }
 }

@@ -208,7 +208,7 @@ export class ProfilesOnDisk {
     } catch (error) {
       throw this.saveFailure(error);
     }
-    this.state = next;
+    this.state = compact(next);
     this.seen = signature;
     this.goodText = text;
   }
