@@ -7,7 +7,8 @@
  * - a write of fetched data (`againAfterReset`) is written again into it;
  * - a transaction cut short (`transaction`) fails with reason `cache_reset` — its caller (the
  *   sync service) starts its run again, since what it had claimed (a lease, a progress) was in
- *   the damaged file.
+ *   the damaged file; so does one that finds the file replaced by another process before it
+ *   starts (its caller prepared statements of the old file).
  *
  * A file another process has set aside meanwhile is followed (opened again by path) before a
  * write, and at most once a second before a read. In a read-only folder the file is read from
@@ -129,7 +130,9 @@ export class CacheConnection {
         storageError('read_only', readOnly.code, { folder: readOnly.folder, place: 'data_folder' }),
       );
     }
-    this.follow(true);
+    // Another process set the file aside: what the caller prepared belongs to the old one, so
+    // this transaction does not run; its caller runs again on the new file (cache_reset).
+    if (this.follow(true)) throw cacheResetFailure();
     let result: T;
     try {
       result = this.guard.db.transaction(fn).immediate();
@@ -171,8 +174,11 @@ export class CacheConnection {
     this.guard.close();
   }
 
-  private follow(forWrite: boolean): void {
-    if (this.guard.follow(forWrite)) this.renew();
+  /** Opens the file again when another process replaced it; answers whether it did. */
+  private follow(forWrite: boolean): boolean {
+    if (!this.guard.follow(forWrite)) return false;
+    this.renew();
+    return true;
   }
 
   private recover(error: unknown): void {

@@ -228,12 +228,13 @@ export class LocalStore {
 
   /** Makes the daily backup when it is due; a failure is logged (the next write tries again). */
   private backupIfDue(): void {
+    // Looked at most once a minute (the store's clock); the backup's age is the file's own.
     const now = this.now().getTime();
     if (this.readOnly || now - this.lastBackupLook < 60_000) return;
     this.lastBackupLook = now;
     const backup = `${this.file}.backup`;
     try {
-      if (now - statSync(backup).mtimeMs < BACKUP_EVERY_MS) return;
+      if (Date.now() - statSync(backup).mtimeMs < BACKUP_EVERY_MS) return;
     } catch {
       // No backup yet.
     }

@@ -168,8 +168,10 @@ export class ProfilesOnDisk {
         this.onRestored({ file: this.file, asideAs, backupSavedAt: backup.savedAt });
       });
     } catch (error) {
-      this.logger.error('The damaged profiles file could not be repaired.', { code: errorCode(error) });
-      this.block(read, this.file, errorCode(error));
+      // A lock that cannot be taken says why in its details (EROFS, EACCES…).
+      const code = error instanceof AppFailure ? (error.error.details?.code ?? error.error.kind) : errorCode(error);
+      this.logger.error('The damaged profiles file could not be repaired.', { code });
+      this.block(read, this.file, code);
     }
   }
 
