@@ -55,9 +55,9 @@ export class Folder {
     return runCliCaptured(args, { env: { ...process.env, ...this.env() }, stdin });
   }
 
-  /** The real CLI in its own process (killing itself at the folder's crash point, if it has one). */
-  spawn(args: string[], options: { stdin?: string } = {}): Running {
-    const crashAt = this.options.crashAt;
+  /** The real CLI in its own process (killing itself at the folder's crash point, or the one given). */
+  spawn(args: string[], options: { stdin?: string; crashAt?: string } = {}): Running {
+    const crashAt = options.crashAt ?? this.options.crashAt;
     const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...this.env(crashAt ? { REPORT_DESK_CRASH_AT: crashAt } : {}) },
@@ -71,7 +71,14 @@ export class Folder {
     const crashAt = this.options.crashAt;
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'tests/fixtures/coreChannelChild.ts', this.dataDir, channel, JSON.stringify(input)],
+      [
+        '--import',
+        'tsx',
+        'tests/fixtures/coreChannelChild.ts',
+        this.dataDir,
+        channel,
+        ...(input === undefined ? [] : [JSON.stringify(input)]),
+      ],
       { cwd: ROOT, env: { ...process.env, ...this.env(crashAt ? { REPORT_DESK_CRASH_AT: crashAt } : {}) } },
     );
     child.stdin.end();
