@@ -503,7 +503,10 @@ export const ChangesMarksInputSchema = z.object({ ids: reportIds }).strict();
 export const ChangesMarkSeenInputSchema = z.object({ ids: reportIds.optional() }).strict().optional();
 const keychainAccounts = z.array(profileId).min(1).max(100);
 /** Which orphaned keys to restore or remove: the accounts given, or all of them. */
-export const OrphanedKeysInputSchema = z.object({ accounts: keychainAccounts.optional() }).strict().optional();
+export const OrphanedKeysInputSchema = z
+  .object({ accounts: keychainAccounts.optional() })
+  .strict()
+  .optional();
 export const OfflineSetInputSchema = z
   .object({
     profileId,

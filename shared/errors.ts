@@ -133,7 +133,8 @@ export const DEFAULT_MESSAGES: Record<ErrorKind, string> = {
   no_profile: 'No profile is set up yet. Add a profile with a base URL and an API key.',
   cancelled: 'The operation was cancelled.',
   busy: 'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.',
-  disk_full: 'The disk that holds ReportDesk’s data is full. Nothing was lost; free some space and try again.',
+  disk_full:
+    'The disk that holds ReportDesk’s data is full. Nothing was lost; free some space and try again.',
   read_only: 'ReportDesk’s data folder cannot be written to, so nothing could be saved. Reading still works.',
   damaged: 'A file ReportDesk keeps is damaged. Nothing was written over it.',
   internal: 'Something went wrong inside ReportDesk. Try again; if it keeps happening, check the logs.',

@@ -31,7 +31,8 @@ export function cliErrorMessage(error: AppError, context: CliErrorContext = {}):
   if (disk !== null) return disk;
   if (error.reason === 'profiles_damaged' && error.details?.file !== undefined) {
     const { file, asideAs } = error.details;
-    const kept = asideAs === undefined || asideAs === file ? 'It is kept as it is' : `A copy is kept as ${asideAs}`;
+    const kept =
+      asideAs === undefined || asideAs === file ? 'It is kept as it is' : `A copy is kept as ${asideAs}`;
     return `The profiles file ${file} is damaged and there is no backup to restore. ${kept}; nothing is written over it until you agree. Put a good copy of profiles.json back yourself, or start a new, empty list with "${PROGRAM} profiles reset --yes".`;
   }
   if (error.reason === 'nothing_cached' && error.details?.cause !== undefined) {
@@ -43,11 +44,14 @@ export function cliErrorMessage(error: AppError, context: CliErrorContext = {}):
 /** A full disk or a read-only folder in the CLI's words (null for any other error). */
 function diskSentence(error: AppError): string | null {
   const details = error.details;
-  if ((error.kind !== 'disk_full' && error.kind !== 'read_only') || details?.folder === undefined) return null;
+  if ((error.kind !== 'disk_full' && error.kind !== 'read_only') || details?.folder === undefined)
+    return null;
   const where = details.place === 'export' ? details.folder : `the data folder ${details.folder}`;
   const offline = details.offlineReports;
   const kept =
-    offline === undefined ? '' : `: ${offline} ${offline === 1 ? 'report is' : 'reports are'} available offline`;
+    offline === undefined
+      ? ''
+      : `: ${offline} ${offline === 1 ? 'report is' : 'reports are'} available offline`;
   if (error.kind === 'disk_full') {
     return `The disk that holds ${where} is full${freeText(details.freeBytes)}. Nothing was lost${kept}; free some space and run it again.`;
   }

@@ -130,9 +130,12 @@ export const PROFILE_COMMANDS: CliCommand[] = [
         return;
       }
       const done = before.orphanedKeys.length - status.orphanedKeys.length;
-      if (options.restore === true) io.stdout.write(`Restored ${done} ${done === 1 ? 'profile' : 'profiles'}.\n`);
-      if (options.remove === true) io.stdout.write(`Removed ${done} ${done === 1 ? 'key' : 'keys'} from the system keychain.\n`);
-      if (options.restore !== true && options.remove !== true) io.stdout.write(orphanLines(status.orphanedKeys));
+      if (options.restore === true)
+        io.stdout.write(`Restored ${done} ${done === 1 ? 'profile' : 'profiles'}.\n`);
+      if (options.remove === true)
+        io.stdout.write(`Removed ${done} ${done === 1 ? 'key' : 'keys'} from the system keychain.\n`);
+      if (options.restore !== true && options.remove !== true)
+        io.stdout.write(orphanLines(status.orphanedKeys));
       else if (status.orphanedKeys.length > 0) io.stdout.write(orphanLines(status.orphanedKeys));
     },
   },
@@ -152,11 +155,12 @@ export const PROFILE_COMMANDS: CliCommand[] = [
       const { handlers } = await open();
       const { profilesDamaged } = await handlers['repairs:status'](undefined);
       const state = await handlers['profiles:startAfresh'](undefined);
-      const kept = profilesDamaged && profilesDamaged.asideAs !== profilesDamaged.file ? ` (the damaged file is kept as ${display(profilesDamaged.asideAs)})` : '';
+      const kept =
+        profilesDamaged && profilesDamaged.asideAs !== profilesDamaged.file
+          ? ` (the damaged file is kept as ${display(profilesDamaged.asideAs)})`
+          : '';
       io.stdout.write(
-        json
-          ? toJson(state)
-          : `Started a new, empty profile list${kept}. Add a profile: ${ADD_EXAMPLE}\n`,
+        json ? toJson(state) : `Started a new, empty profile list${kept}. Add a profile: ${ADD_EXAMPLE}\n`,
       );
     },
   },

@@ -76,7 +76,7 @@ export function writeFileAtomic(file: string, content: string): Stats {
 
 /** writeSync until every byte is written (a write may take fewer than asked). */
 function writeAll(fd: number, bytes: Buffer): void {
-  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+  for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
 }
 
 /**

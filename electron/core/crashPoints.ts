@@ -70,7 +70,9 @@ export function armCrashPoints(
   const match = /^([a-z.-]+)(?:@([1-9]\d*))?$/.exec(raw);
   if (!match || !(CRASH_POINTS as readonly string[]).includes(match[1])) {
     target = null;
-    throw new Error(`${CRASH_AT_ENV}=${raw} names no crash point; the points are: ${CRASH_POINTS.join(', ')}.`);
+    throw new Error(
+      `${CRASH_AT_ENV}=${raw} names no crash point; the points are: ${CRASH_POINTS.join(', ')}.`,
+    );
   }
   target = { point: match[1], remaining: Number(match[2] ?? '1'), kill };
 }

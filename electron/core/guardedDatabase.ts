@@ -174,7 +174,12 @@ export class GuardedDatabase {
   }
 
   /** Sets the file aside when its path still names the damaged inode (or it had none known). */
-  private setAsideIf(damagedIno: number | null, code: string, lost: number | null, during: 'open' | 'use'): void {
+  private setAsideIf(
+    damagedIno: number | null,
+    code: string,
+    lost: number | null,
+    during: 'open' | 'use',
+  ): void {
     const { file, logger } = this.options;
     const now = inodeOf(file);
     if (now === null || (damagedIno !== null && now !== damagedIno)) return;
@@ -201,7 +206,9 @@ export class GuardedDatabase {
       try {
         return openDatabase(copy.file, this.options);
       } catch (error) {
-        this.options.logger.warn('The read-only copy could not be opened; starting empty.', { code: errorCode(error) });
+        this.options.logger.warn('The read-only copy could not be opened; starting empty.', {
+          code: errorCode(error),
+        });
       }
     }
     const db = new Database(':memory:');

@@ -125,7 +125,10 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     try {
       keepPrivate(file);
     } catch (error) {
-      logger.warn('A data file could not be made private (a read-only folder?).', { file, code: String(error) });
+      logger.warn('A data file could not be made private (a read-only folder?).', {
+        file,
+        code: String(error),
+      });
     }
   }
   if (dataDirAccess.readableByOthers) {
@@ -146,7 +149,8 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     logger,
     onRestored: (restored) => repairs.note({ kind: 'profiles_restored', details: restored }),
   });
-  let scheduler: OfflineScheduler | undefined;
+  // Made once the services it runs exist; a set-aside copy asks it to refill (see below).
+  let scheduler: OfflineScheduler | undefined = undefined;
   const cache = ReportCache.open(paths.cache, {
     logger,
     local,

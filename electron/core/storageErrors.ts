@@ -19,14 +19,20 @@ export interface StorageErrorsOptions {
   logger: Logger;
 }
 
-export function withStorageErrors(handlers: ContractHandlers, options: StorageErrorsOptions): ContractHandlers {
+export function withStorageErrors(
+  handlers: ContractHandlers,
+  options: StorageErrorsOptions,
+): ContractHandlers {
   const log = options.logger.child('storage');
   const told = (channel: string) => (thrown: unknown) => {
     const mapped = withOfflineReports(
       storageFailure(thrown, { folder: options.folder, place: 'data_folder' }) ?? thrown,
       options.offlineReports,
     );
-    if (mapped instanceof AppFailure && (mapped.error.kind === 'disk_full' || mapped.error.kind === 'read_only')) {
+    if (
+      mapped instanceof AppFailure &&
+      (mapped.error.kind === 'disk_full' || mapped.error.kind === 'read_only')
+    ) {
       log.warn('A request failed because of the disk.', {
         channel,
         kind: mapped.error.kind,

@@ -79,7 +79,9 @@ export function storageError(problem: StorageProblem, code: string, where: Stora
     return appError(
       'disk_full',
       `The disk that holds ${what} is full${free === undefined ? '' : ` (${formatBytes(free)} free)`}. Nothing was lost${kept}; free some space and try again.`,
-      { details: { folder, place, code, offlineReports, ...(free === undefined ? {} : { freeBytes: free }) } },
+      {
+        details: { folder, place, code, offlineReports, ...(free === undefined ? {} : { freeBytes: free }) },
+      },
     );
   }
   return appError(

@@ -3,8 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 export function deadOwnerToken(): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, '../fixtures/ownerTokenChild.ts')], {
-    cwd: join(__dirname, '../..'),
-    encoding: 'utf8',
-  }).trim();
+  return execFileSync(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, '../fixtures/ownerTokenChild.ts')],
+    {
+      cwd: join(__dirname, '../..'),
+      encoding: 'utf8',
+    },
+  ).trim();
 }

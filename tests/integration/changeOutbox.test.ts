@@ -13,7 +13,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normalizeListQuery } from '../../shared/model';
 import { AppFailure } from '../../shared/errors';
 import { CACHE_ID_META, moveLegacyChangeLog } from '../../electron/core/cache/changeOutbox';
-import { isCacheReset, LAST_FULL_SYNC_META, MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
+import {
+  isCacheReset,
+  LAST_FULL_SYNC_META,
+  MIGRATIONS,
+  ReportCache,
+} from '../../electron/core/cache/reportCache';
 import type { SetAsideEvent } from '../../electron/core/guardedDatabase';
 import { LocalStore } from '../../electron/core/local/localStore';
 import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
@@ -110,7 +115,9 @@ describe('the outbox', () => {
     raw.close();
     const local = LocalStore.open(join(dir, 'local.sqlite'), { logger: silentLogger });
     local.transaction(() =>
-      local.changes.record('p', [{ id: '6', kind: 'added', at: T1, fields: {}, origin: { source, seq: Number(lastInsertRowid) } }]),
+      local.changes.record('p', [
+        { id: '6', kind: 'added', at: T1, fields: {}, origin: { source, seq: Number(lastInsertRowid) } },
+      ]),
     );
     const reopened = open({ local });
     expect(reopened.changes.list('p').map((c) => c.id)).toEqual(['6']);
@@ -128,7 +135,9 @@ describe('the outbox', () => {
     local.close();
     cache.putReports('p', generateReports(1, 30), T1);
     expect(outboxRows(cache)).toEqual({ n: 1 });
-    expect(sink.lines.join('\n')).toMatch(/WARN \[test:cache\] The change log could not be written; its entries wait in the cache for the next write\./);
+    expect(sink.lines.join('\n')).toMatch(
+      /WARN \[test:cache\] The change log could not be written; its entries wait in the cache for the next write\./,
+    );
     cache.close();
     caches.length = 0;
     const again = open();
@@ -161,11 +170,17 @@ describe('a change log an older version kept in the cache', () => {
     const raw = new Database(file);
     for (const sql of MIGRATIONS.slice(0, 5)) raw.exec(sql);
     raw.pragma('user_version = 5');
-    const insert = raw.prepare('INSERT INTO change_log (scope, id, kind, at, fields, seen) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = raw.prepare(
+      'INSERT INTO change_log (scope, id, kind, at, fields, seen) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     insert.run('p', '1', 'added', T0, '{}', 1);
     insert.run('p', '2', 'changed', T1, '{"result":{"before":"good","after":"bad"}}', 0);
     insert.run('q', '3', 'removed', T1, '{}', 0);
-    raw.prepare("INSERT INTO meta (scope, key, value) VALUES ('p', 'changes_since', ?), ('q', 'changes_since', ?)").run(T0, T1);
+    raw
+      .prepare(
+        "INSERT INTO meta (scope, key, value) VALUES ('p', 'changes_since', ?), ('q', 'changes_since', ?)",
+      )
+      .run(T0, T1);
     raw.close();
   }
 
@@ -200,7 +215,9 @@ describe('a change log an older version kept in the cache', () => {
       raw.exec(
         'CREATE TABLE change_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT, id TEXT, kind TEXT, at TEXT, fields TEXT, seen INTEGER)',
       );
-      const insert = raw.prepare('INSERT INTO change_log (scope, id, kind, at, fields, seen) VALUES (@scope, @id, @kind, @at, @fields, @seen)');
+      const insert = raw.prepare(
+        'INSERT INTO change_log (scope, id, kind, at, fields, seen) VALUES (@scope, @id, @kind, @at, @fields, @seen)',
+      );
       for (const row of copy) insert.run(row);
       raw.prepare("INSERT INTO meta (scope, key, value) VALUES ('q', 'changes_since', ?)").run(T1);
       expect(moveLegacyChangeLog(raw, local, 'the-file-id')).toBe(3);
@@ -247,7 +264,9 @@ describe('a damaged cache while in use', () => {
       thrown = error;
     }
     expect(isCacheReset(thrown)).toBe(true);
-    expect((thrown as AppFailure).error.message).toMatch(/^The offline copy was damaged, so it was set aside/);
+    expect((thrown as AppFailure).error.message).toMatch(
+      /^The offline copy was damaged, so it was set aside/,
+    );
     expect(events).toHaveLength(1);
     const counts = cache.putReports('p', generateReports(5), T1);
     expect(counts.added).toBe(5);
@@ -261,7 +280,11 @@ describe('a damaged cache while in use', () => {
     expect(() => cache.transaction(() => cache.pruneUnseen('p', 'x'))).toThrow();
     other.putReports('p', generateReports(1, 99), T1);
     expect(cache.getReport('p', '99')).not.toBeNull();
-    expect(readdirSync(dir).filter((name) => /\.corrupt-[^-]+$/.test(name) || /corrupt-\d{4}-\d{2}-\d{2}T\d{9}Z$/.test(name))).toHaveLength(1);
+    expect(
+      readdirSync(dir).filter(
+        (name) => /\.corrupt-[^-]+$/.test(name) || /corrupt-\d{4}-\d{2}-\d{2}T\d{9}Z$/.test(name),
+      ),
+    ).toHaveLength(1);
   });
 
   it('a file that is no database at open is set aside and told through onSetAside', () => {
@@ -293,7 +316,10 @@ describe('a read-only folder', () => {
         } catch (error) {
           refused = error;
         }
-        expect((refused as AppFailure).error).toMatchObject({ kind: 'read_only', details: { folder: disk.dir } });
+        expect((refused as AppFailure).error).toMatchObject({
+          kind: 'read_only',
+          details: { folder: disk.dir },
+        });
         cache.putReportsSoon('p', generateReports(1, 500), T1);
         cache.putReportsLater('p', generateReports(1, 501), T1);
         cache.putAccount('p', { email: 'a@example.com' }, T1);

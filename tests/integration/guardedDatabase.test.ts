@@ -64,7 +64,8 @@ function filled(count: number, target = file): void {
 }
 
 /** The damaged files set aside (without their -wal and -shm). */
-const asides = () => readdirSync(dir).filter((name) => name.includes('.corrupt-') && !/-(wal|shm)$/.test(name));
+const asides = () =>
+  readdirSync(dir).filter((name) => name.includes('.corrupt-') && !/-(wal|shm)$/.test(name));
 
 describe('damage at open', () => {
   it('a file that is no database is set aside and a new one opened, told once', () => {
@@ -82,7 +83,9 @@ describe('damage at open', () => {
       },
     ]);
     expect(asides()).toHaveLength(1);
-    expect(log()).toMatch(/WARN \[test\] The test file is damaged; keeping it aside and starting a new one\..*SQLITE_NOTADB/);
+    expect(log()).toMatch(
+      /WARN \[test\] The test file is damaged; keeping it aside and starting a new one\..*SQLITE_NOTADB/,
+    );
     expect(db.generation).toBe(0);
   });
 
@@ -128,7 +131,9 @@ describe('damage found while in use', () => {
     expect(isDamage(thrown)).toBe(true);
     db.recover(thrown);
     expect(db.generation).toBe(1);
-    expect(events).toEqual([expect.objectContaining({ during: 'use', code: expect.stringMatching(/^SQLITE_CORRUPT/) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ during: 'use', code: expect.stringMatching(/^SQLITE_CORRUPT/) }),
+    ]);
     expect(db.db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 0 });
     expect(asides()).toHaveLength(1);
   });
@@ -212,7 +217,9 @@ describe('a read-only folder', () => {
         expect(db.db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 30 });
         expect(db.db.name).not.toBe(target);
         const copy = db.db.name;
-        expect(() => db.recover(Object.assign(new Error('damaged'), { code: 'SQLITE_CORRUPT' }))).toThrow('damaged');
+        expect(() => db.recover(Object.assign(new Error('damaged'), { code: 'SQLITE_CORRUPT' }))).toThrow(
+          'damaged',
+        );
         expect(db.follow(true)).toBe(false);
         db.close();
         expect(existsSync(copy)).toBe(false);
@@ -243,7 +250,9 @@ describe('run markers', () => {
     writeFileSync(join(dir, RUN_FOLDER, `${deadOwnerToken()}.abcd1234`), '');
     const third = startRun(dir);
     expect(third.uncleanEnd).toBe(true);
-    expect(readdirSync(join(dir, RUN_FOLDER))).toEqual([expect.stringMatching(new RegExp(`^${ownerToken()}\\.`))]);
+    expect(readdirSync(join(dir, RUN_FOLDER))).toEqual([
+      expect.stringMatching(new RegExp(`^${ownerToken()}\\.`)),
+    ]);
     third.end();
     expect(startRun(dir).uncleanEnd).toBe(false);
   });

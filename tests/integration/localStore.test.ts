@@ -48,7 +48,12 @@ function logSome(store: LocalStore, scope: string, count: number): void {
   store.transaction(() =>
     store.changes.record(
       scope,
-      Array.from({ length: count }, (_, i) => ({ id: String(i), kind: 'added' as const, at: T0, fields: {} })),
+      Array.from({ length: count }, (_, i) => ({
+        id: String(i),
+        kind: 'added' as const,
+        at: T0,
+        fields: {},
+      })),
     ),
   );
 }
@@ -69,14 +74,26 @@ describe('what it keeps', () => {
       raw.close();
     }
     // synchronous is per connection: FULL (2) on the store's own.
-    expect(((again as unknown as { guarded: { db: Database.Database } }).guarded.db).pragma('synchronous', { simple: true })).toBe(2);
+    expect(
+      (again as unknown as { guarded: { db: Database.Database } }).guarded.db.pragma('synchronous', {
+        simple: true,
+      }),
+    ).toBe(2);
   });
 
   it('an entry whose origin it has is not recorded twice', () => {
     const { store } = open();
-    const entry = { id: '1', kind: 'added' as const, at: T0, fields: {}, origin: { source: 'cache-a', seq: 7 } };
+    const entry = {
+      id: '1',
+      kind: 'added' as const,
+      at: T0,
+      fields: {},
+      origin: { source: 'cache-a', seq: 7 },
+    };
     store.transaction(() => store.changes.record('p', [entry]));
-    store.transaction(() => store.changes.record('p', [entry, { ...entry, id: '2', origin: { source: 'cache-b', seq: 7 } }]));
+    store.transaction(() =>
+      store.changes.record('p', [entry, { ...entry, id: '2', origin: { source: 'cache-b', seq: 7 } }]),
+    );
     expect(store.changes.list('p').map((c) => c.id)).toEqual(['2', '1']);
   });
 
@@ -130,13 +147,19 @@ describe('its backup', () => {
     expect(notices).toEqual([
       expect.objectContaining({
         kind: 'local_restored',
-        details: { asideAs: expect.stringContaining('local.sqlite.corrupt-'), entriesLost: expect.anything(), backupSavedAt: expect.stringMatching(/^\d{4}-/) },
+        details: {
+          asideAs: expect.stringContaining('local.sqlite.corrupt-'),
+          entriesLost: expect.anything(),
+          backupSavedAt: expect.stringMatching(/^\d{4}-/),
+        },
       }),
     ]);
     expect(restored.repairsMadeHere).toEqual(notices);
     // The backup was made at the first open: before the 300 entries.
     expect(restored.changes.list('p')).toEqual([]);
-    expect(log()).toMatch(/The local file \(change log, seen marks\) is damaged; keeping it aside and restoring its backup\./);
+    expect(log()).toMatch(
+      /The local file \(change log, seen marks\) is damaged; keeping it aside and restoring its backup\./,
+    );
   });
 
   it('without a good backup, a new file is started and the notice says nothing could be restored', () => {
@@ -144,7 +167,10 @@ describe('its backup', () => {
     writeFileSync(`${file}.backup`, 'a damaged backup is no backup either, and it is not used');
     const { store } = open();
     expect(store.notices.list()).toEqual([
-      expect.objectContaining({ kind: 'local_restored', details: expect.objectContaining({ backupSavedAt: null, entriesLost: null }) }),
+      expect.objectContaining({
+        kind: 'local_restored',
+        details: expect.objectContaining({ backupSavedAt: null, entriesLost: null }),
+      }),
     ]);
   });
 
@@ -170,7 +196,13 @@ describe('notices', () => {
     for (let i = 0; i < 22; i++) {
       notes.note({
         kind: 'cache_set_aside',
-        details: { asideAs: `aside-${i}`, reportsLost: i, during: 'use', kept: ['profiles'], refillProfileIds: [] },
+        details: {
+          asideAs: `aside-${i}`,
+          reportsLost: i,
+          during: 'use',
+          kept: ['profiles'],
+          refillProfileIds: [],
+        },
       });
     }
     stop();
@@ -203,9 +235,15 @@ describe('notices', () => {
         } catch (error) {
           refused = error;
         }
-        expect((refused as AppFailure).error).toMatchObject({ kind: 'read_only', details: { folder: disk.dir, code: 'EROFS' } });
+        expect((refused as AppFailure).error).toMatchObject({
+          kind: 'read_only',
+          details: { folder: disk.dir, code: 'EROFS' },
+        });
         const notes = new RepairNotes(store, silentLogger);
-        const notice = notes.note({ kind: 'profiles_restored', details: { file: 'f', asideAs: 'a', backupSavedAt: T0 } });
+        const notice = notes.note({
+          kind: 'profiles_restored',
+          details: { file: 'f', asideAs: 'a', backupSavedAt: T0 },
+        });
         expect(notes.list()).toEqual([notice]);
         expect(notes.dismiss(notice.id)).toBe(true);
         expect(notes.list()).toEqual([]);
@@ -233,7 +271,10 @@ describe('a full disk', () => {
           failure = error;
         }
         expect(failure).toBeInstanceOf(AppFailure);
-        expect((failure as AppFailure).error).toMatchObject({ kind: 'disk_full', details: { folder: disk.dir } });
+        expect((failure as AppFailure).error).toMatchObject({
+          kind: 'disk_full',
+          details: { folder: disk.dir },
+        });
         expect(store.read(() => store.changes.scopes())).toHaveLength(written / 50);
       } finally {
         for (const store of stores.splice(0)) store.close();

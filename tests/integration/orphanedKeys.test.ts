@@ -49,16 +49,31 @@ const KEY = 'key-0123456789-abcd';
 /** profiles.json with a record of `change` made by a process that is gone. */
 function leftByKilledProcess(change: Record<string, unknown>): void {
   const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  writeFileSync(file, JSON.stringify({ ...saved, pending: [{ at: '2026-11-01T00:00:00.000Z', owner: deadOwnerToken(), ...change }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...saved,
+      pending: [{ at: '2026-11-01T00:00:00.000Z', owner: deadOwnerToken(), ...change }],
+    }),
+  );
 }
 
 describe('keys no profile names', () => {
   it('an add killed after its key: the key is offered with the profile to restore, which then works', async () => {
     store.add(profileInput('Kept'));
     await keychain.set('added-1', KEY);
-    leftByKilledProcess({ id: 'added-1', op: 'add', profile: { name: 'New', baseUrl: 'https://n.example', allowInsecureHttp: false } });
+    leftByKilledProcess({
+      id: 'added-1',
+      op: 'add',
+      profile: { name: 'New', baseUrl: 'https://n.example', allowInsecureHttp: false },
+    });
     expect(await orphans.find()).toEqual([
-      { account: 'added-1', keyHint: 'abcd', profile: { name: 'New', baseUrl: 'https://n.example' }, foundIn: 'interrupted_add' },
+      {
+        account: 'added-1',
+        keyHint: 'abcd',
+        profile: { name: 'New', baseUrl: 'https://n.example' },
+        foundIn: 'interrupted_add',
+      },
     ]);
     expect(await orphans.restore()).toBe(1);
     expect(store.get('added-1')).toMatchObject({ name: 'New', baseUrl: 'https://n.example' });
@@ -69,7 +84,11 @@ describe('keys no profile names', () => {
 
   it('an add killed before its key left nothing: its record is forgotten', async () => {
     store.add(profileInput('Kept'));
-    leftByKilledProcess({ id: 'added-2', op: 'add', profile: { name: 'New', baseUrl: 'https://n.example', allowInsecureHttp: false } });
+    leftByKilledProcess({
+      id: 'added-2',
+      op: 'add',
+      profile: { name: 'New', baseUrl: 'https://n.example', allowInsecureHttp: false },
+    });
     expect(await orphans.find()).toEqual([]);
     expect(store.pendingKeyChanges()).toEqual([]);
   });
@@ -86,7 +105,11 @@ describe('keys no profile names', () => {
 
   it('a change another process is making right now is no orphan', async () => {
     store.add(profileInput('Kept'));
-    store.beginKeyChange({ id: 'adding-now', op: 'add', profile: { name: 'Soon', baseUrl: 'https://s.example', allowInsecureHttp: false } });
+    store.beginKeyChange({
+      id: 'adding-now',
+      op: 'add',
+      profile: { name: 'Soon', baseUrl: 'https://s.example', allowInsecureHttp: false },
+    });
     await keychain.set('adding-now', KEY);
     expect(await orphans.find()).toEqual([]);
     expect(store.pendingKeyChanges()).toHaveLength(1);
@@ -99,7 +122,12 @@ describe('keys no profile names', () => {
     store.remove(gone.id);
     await keychain.set(gone.id, KEY);
     expect(await orphans.find()).toEqual([
-      { account: gone.id, keyHint: 'abcd', profile: { name: 'Gone', baseUrl: 'https://reports.example.com' }, foundIn: 'backup' },
+      {
+        account: gone.id,
+        keyHint: 'abcd',
+        profile: { name: 'Gone', baseUrl: 'https://reports.example.com' },
+        foundIn: 'backup',
+      },
     ]);
     expect(await orphans.remove(['someone-else'])).toBe(0);
     expect(await orphans.remove([gone.id])).toBe(1);
@@ -117,7 +145,12 @@ describe('keys no profile names', () => {
     await keychain.set('lost-2', 'short');
     const found = await orphans.find();
     expect(found).toEqual([
-      { account: 'lost-1', keyHint: 'abcd', profile: { name: 'Lost', baseUrl: 'https://l.example' }, foundIn: 'damaged_file' },
+      {
+        account: 'lost-1',
+        keyHint: 'abcd',
+        profile: { name: 'Lost', baseUrl: 'https://l.example' },
+        foundIn: 'damaged_file',
+      },
       { account: 'lost-2', keyHint: null, profile: null, foundIn: null },
     ]);
     // Only what is known comes back; the other stays offered for removal.
@@ -132,12 +165,22 @@ describe('keys no profile names', () => {
   });
 
   it('a keychain that cannot list its keys finds none', async () => {
-    const listless: KeyStore = { get: keychain.get.bind(keychain), set: keychain.set.bind(keychain), delete: keychain.delete.bind(keychain) };
+    const listless: KeyStore = {
+      get: keychain.get.bind(keychain),
+      set: keychain.set.bind(keychain),
+      delete: keychain.delete.bind(keychain),
+    };
     const gone = store.add(profileInput('Gone'));
     store.add(profileInput('Kept'));
     store.remove(gone.id);
     await listless.set(gone.id, KEY);
-    const blind = new OrphanedKeys({ keys: new KeyVault(listless), profiles: store, profilesFile: file, clearScope: () => undefined, logger: silentLogger });
+    const blind = new OrphanedKeys({
+      keys: new KeyVault(listless),
+      profiles: store,
+      profilesFile: file,
+      clearScope: () => undefined,
+      logger: silentLogger,
+    });
     expect(await blind.find()).toEqual([]);
   });
 
@@ -149,8 +192,16 @@ describe('keys no profile names', () => {
     store.remove(gone.id);
     await real.store.set(gone.id, KEY);
     try {
-      const onKeychain = new OrphanedKeys({ keys: vault, profiles: store, profilesFile: file, clearScope: () => undefined, logger: silentLogger });
-      expect(await onKeychain.find()).toMatchObject([{ account: gone.id, keyHint: 'abcd', foundIn: 'backup' }]);
+      const onKeychain = new OrphanedKeys({
+        keys: vault,
+        profiles: store,
+        profilesFile: file,
+        clearScope: () => undefined,
+        logger: silentLogger,
+      });
+      expect(await onKeychain.find()).toMatchObject([
+        { account: gone.id, keyHint: 'abcd', foundIn: 'backup' },
+      ]);
       expect(await onKeychain.remove()).toBe(1);
       expect(await real.store.get(gone.id)).toBeNull();
     } finally {
@@ -178,16 +229,30 @@ describe('the repairs channels', () => {
     events.subscribe((event, payload) => {
       if (event === 'repairs:changed') heard.push(payload as RepairsStatus);
     });
-    expect(await handlers['repairs:status'](undefined)).toEqual({ notices: [], profilesDamaged: null, orphanedKeys: [] });
+    expect(await handlers['repairs:status'](undefined)).toEqual({
+      notices: [],
+      profilesDamaged: null,
+      orphanedKeys: [],
+    });
     const notice = repairs.note({
       kind: 'cache_set_aside',
-      details: { asideAs: 'x', reportsLost: 3, during: 'use', kept: ['profiles', 'settings', 'changes'], refillProfileIds: [] },
+      details: {
+        asideAs: 'x',
+        reportsLost: 3,
+        during: 'use',
+        kept: ['profiles', 'settings', 'changes'],
+        refillProfileIds: [],
+      },
     });
     const status = await handlers['repairs:status'](undefined);
     expect(status.notices).toEqual([notice]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(heard.at(-1)?.notices).toEqual([notice]);
-    expect(await handlers['repairs:dismiss']({ id: notice.id })).toEqual({ notices: [], profilesDamaged: null, orphanedKeys: [] });
+    expect(await handlers['repairs:dismiss']({ id: notice.id })).toEqual({
+      notices: [],
+      profilesDamaged: null,
+      orphanedKeys: [],
+    });
     expect(heard.at(-1)?.notices).toEqual([]);
   });
 
@@ -220,9 +285,14 @@ describe('the repairs channels', () => {
     keys = new MemoryKeyStore();
     core = await createCoreServices({ dataDir, keyStore: keys, probeIntervalMs: 0 });
     const failed = await core.handlers['profiles:list'](undefined).catch((e: unknown) => e);
-    expect(failed).toMatchObject({ error: { kind: 'damaged', reason: 'profiles_damaged', details: { file: paths.profiles } } });
+    expect(failed).toMatchObject({
+      error: { kind: 'damaged', reason: 'profiles_damaged', details: { file: paths.profiles } },
+    });
     const status = await core.handlers['repairs:status'](undefined);
-    expect(status.profilesDamaged).toEqual({ file: paths.profiles, asideAs: expect.stringContaining('profiles.json.corrupt-') });
+    expect(status.profilesDamaged).toEqual({
+      file: paths.profiles,
+      asideAs: expect.stringContaining('profiles.json.corrupt-'),
+    });
     expect(await core.handlers['profiles:startAfresh'](undefined)).toEqual({ profiles: [], activeId: null });
     expect((await core.handlers['repairs:status'](undefined)).profilesDamaged).toBeNull();
   });

@@ -101,8 +101,14 @@ describe('a profiles file that cannot be read', () => {
     const sink = memorySink();
     const store = new ProfileStore(file, { logger: createLogger('test', sink) });
     const error = failureOf(() => store.list());
-    expect(error).toMatchObject({ kind: 'damaged', reason: 'profiles_damaged', details: { file, asideAs: file } });
-    expect(error.message).toContain('could not be read (EISDIR), and there is no backup to restore. It is kept as it is;');
+    expect(error).toMatchObject({
+      kind: 'damaged',
+      reason: 'profiles_damaged',
+      details: { file, asideAs: file },
+    });
+    expect(error.message).toContain(
+      'could not be read (EISDIR), and there is no backup to restore. It is kept as it is;',
+    );
     expect(sink.lines.join('\n')).toMatch(/ERROR .*could not be read \(EISDIR\)/);
     expect(failureOf(() => store.add(input('Fresh'))).kind).toBe('damaged');
     // The user agrees: the folder is moved aside whole, and a new list starts.

@@ -380,15 +380,18 @@ describe('files it does not understand', () => {
     ['a number as key time', [{ ...good, keySetAt: 1 }], {}],
     ['a number as active id', [good], { activeId: 3 }],
     ['no profile list', [good], { profiles: 'none' }],
-  ])('keeps a copy of a file with %s aside, and never reads it as "no profiles"', (_what, profiles, extra) => {
-    saved(profiles, extra);
-    const { store, log } = loggedStore();
-    expect(failureOf(() => store.list())).toMatchObject({ kind: 'damaged', reason: 'profiles_damaged' });
-    expect(asideFiles()).toHaveLength(1);
-    expect(log()).toMatch(
-      /ERROR \[test:profiles\] The profiles file .* could not be used because its content is not a profile list ReportDesk understands, and there is no backup to restore\. A copy is kept as .*corrupt-.*; nothing is written over it until you agree to start a new list of profiles\./,
-    );
-  });
+  ])(
+    'keeps a copy of a file with %s aside, and never reads it as "no profiles"',
+    (_what, profiles, extra) => {
+      saved(profiles, extra);
+      const { store, log } = loggedStore();
+      expect(failureOf(() => store.list())).toMatchObject({ kind: 'damaged', reason: 'profiles_damaged' });
+      expect(asideFiles()).toHaveLength(1);
+      expect(log()).toMatch(
+        /ERROR \[test:profiles\] The profiles file .* could not be used because its content is not a profile list ReportDesk understands, and there is no backup to restore\. A copy is kept as .*corrupt-.*; nothing is written over it until you agree to start a new list of profiles\./,
+      );
+    },
+  );
 
   it('never touches a file a newer ReportDesk wrote: every read and change says so', () => {
     saved([good], { version: 2 });
@@ -416,7 +419,9 @@ describe('files it does not understand', () => {
     const { log } = loggedStore();
     const [aside] = asideFiles();
     expect(aside).toMatch(/^profiles\.json\.corrupt-\d{4}-\d{2}-\d{2}T\d{9}Z$/);
-    expect(log()).toContain('could not be used because it is not valid JSON, and there is no backup to restore.');
+    expect(log()).toContain(
+      'could not be used because it is not valid JSON, and there is no backup to restore.',
+    );
     expect(log()).toContain(aside);
     // Another process (or the next run) finds the same damaged file: its copy is not made twice.
     new ProfileStore(file).damage();

@@ -46,9 +46,9 @@ describe('ProfileStore', () => {
       'profiles.lock',
     ]);
     // The backup is the list as it was before the last change, whole.
-    expect(JSON.parse(readFileSync(`${file}.backup`, 'utf8')).profiles.map((p: { name: string }) => p.name)).toEqual([
-      'A',
-    ]);
+    expect(
+      JSON.parse(readFileSync(`${file}.backup`, 'utf8')).profiles.map((p: { name: string }) => p.name),
+    ).toEqual(['A']);
   });
 
   it('refuses a duplicate name, whatever its case, on add and on rename', () => {
@@ -123,7 +123,11 @@ describe('ProfileStore', () => {
     writeFileSync(file, wrong);
     const store = new ProfileStore(file);
     for (const run of [() => store.list(), () => store.activeId(), () => store.add(input('New'))]) {
-      expect(failureOf(run)).toMatchObject({ kind: 'damaged', reason: 'profiles_damaged', details: { file } });
+      expect(failureOf(run)).toMatchObject({
+        kind: 'damaged',
+        reason: 'profiles_damaged',
+        details: { file },
+      });
     }
     expect(readFileSync(file, 'utf8')).toBe(wrong);
     const aside = store.damage()!.asideAs;

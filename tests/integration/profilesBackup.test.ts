@@ -76,7 +76,8 @@ describe('the backup', () => {
 
   it('copies of damaged files are kept five at most, the newest', () => {
     mkdirSync(data(), { recursive: true });
-    for (let i = 0; i < 7; i++) writeFileSync(join(data(), `profiles.json.corrupt-2026-01-0${i + 1}T000000000Z`), `old ${i}`);
+    for (let i = 0; i < 7; i++)
+      writeFileSync(join(data(), `profiles.json.corrupt-2026-01-0${i + 1}T000000000Z`), `old ${i}`);
     const store = new ProfileStore(file);
     store.add(profileInput('A'));
     store.add(profileInput('B'));
@@ -117,8 +118,22 @@ describe('what a damaged file still says', () => {
     version: 1,
     activeId: 'aaa',
     profiles: [
-      { id: 'aaa', name: 'Work "main"', baseUrl: 'https://w.example', allowInsecureHttp: true, demo: false, createdAt: '2026-01-01T00:00:00.000Z' },
-      { id: 'bbb', name: 'Home', baseUrl: 'https://h.example', allowInsecureHttp: false, demo: true, createdAt: '2026-01-02T00:00:00.000Z' },
+      {
+        id: 'aaa',
+        name: 'Work "main"',
+        baseUrl: 'https://w.example',
+        allowInsecureHttp: true,
+        demo: false,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        id: 'bbb',
+        name: 'Home',
+        baseUrl: 'https://h.example',
+        allowInsecureHttp: false,
+        demo: true,
+        createdAt: '2026-01-02T00:00:00.000Z',
+      },
       { id: 'ccc', name: 'Cut', baseUrl: 'https://c.exa' },
     ],
   };
@@ -141,7 +156,10 @@ describe('what a damaged file still says', () => {
     const store = new ProfileStore(file);
     const a = store.add(profileInput('A'));
     store.add(profileInput('B'));
-    writeFileSync(join(data(), 'profiles.json.corrupt-2026-01-01T000000000Z'), JSON.stringify(whole).slice(0, 150));
+    writeFileSync(
+      join(data(), 'profiles.json.corrupt-2026-01-01T000000000Z'),
+      JSON.stringify(whole).slice(0, 150),
+    );
     writeFileSync(
       join(data(), 'profiles.json.corrupt-2026-01-02T000000000Z'),
       JSON.stringify({ ...whole, profiles: [whole.profiles[1]] }),
@@ -159,9 +177,19 @@ describe('what a damaged file still says', () => {
 describe('records of keychain changes in progress', () => {
   it('are written before, named after this process, and cleared by the write that completes them', () => {
     const store = new ProfileStore(file);
-    store.beginKeyChange({ id: 'new-id', op: 'add', profile: { name: 'N', baseUrl: 'https://n.example', allowInsecureHttp: false } });
+    store.beginKeyChange({
+      id: 'new-id',
+      op: 'add',
+      profile: { name: 'N', baseUrl: 'https://n.example', allowInsecureHttp: false },
+    });
     expect(store.pendingKeyChanges()).toEqual([
-      { id: 'new-id', op: 'add', owner: ownerToken(), at: expect.any(String), profile: { name: 'N', baseUrl: 'https://n.example', allowInsecureHttp: false } },
+      {
+        id: 'new-id',
+        op: 'add',
+        owner: ownerToken(),
+        at: expect.any(String),
+        profile: { name: 'N', baseUrl: 'https://n.example', allowInsecureHttp: false },
+      },
     ]);
     // Another process reads it from the file.
     expect(new ProfileStore(file).pendingKeyChanges()).toHaveLength(1);

@@ -12,7 +12,15 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,7 +96,9 @@ const SCENARIOS: Scenario[] = [
     leaves: 'an add recorded, no key yet: the record is forgotten, nothing else changed',
     async run(made) {
       await made.addProfile('A');
-      await crashed(made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], { stdin: made.apiKey }));
+      await crashed(
+        made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], { stdin: made.apiKey }),
+      );
       const orphans = await made.cli(['profiles', 'orphans', '--json']);
       expect(JSON.parse(orphans.stdout)).toEqual({ orphanedKeys: [] });
       expect((await made.profiles()).profiles.map((p) => p.name)).toEqual(['A']);
@@ -99,7 +109,9 @@ const SCENARIOS: Scenario[] = [
     leaves: 'a key without its profile: found, its profile restored, and the key works',
     async run(made) {
       await made.addProfile('A');
-      await crashed(made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], { stdin: made.apiKey }));
+      await crashed(
+        made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], { stdin: made.apiKey }),
+      );
       const listed = await made.cli(['profiles', 'list']);
       expect(listed.stderr).toMatch(/^Note: 1 key in the system keychain belong to no profile/);
       const orphans = JSON.parse((await made.cli(['profiles', 'orphans', '--json'])).stdout);
@@ -196,7 +208,8 @@ const SCENARIOS: Scenario[] = [
     leaves: 'the list read, nothing pruned: the next sync prunes what is gone',
     async run(made) {
       const scope = await synced(made);
-      for (const id of made.service.reportIds(made.apiKey).slice(0, 3)) made.service.deleteReport(id, made.apiKey);
+      for (const id of made.service.reportIds(made.apiKey).slice(0, 3))
+        made.service.deleteReport(id, made.apiKey);
       made.service.addReports(2, made.apiKey);
       await crashed(made.spawn(['cache', 'sync']));
       await expectCopyEqualsService(made, scope);
@@ -215,30 +228,29 @@ const SCENARIOS: Scenario[] = [
       await expectCopyEqualsService(made, scope);
     },
   },
-  ...(['changes.outbox-committed', 'changes.log-committed'] as const).map(
-    (point): Scenario => ({
-      point,
-      leaves: 'a change found, between the copy and the change log: logged exactly once',
-      async run(made) {
-        const scope = await synced(made);
-        const [first] = made.service.reportIds(made.apiKey);
-        const before = made.service.reportIds(made.apiKey).length;
-        made.service.changeReport(first, { result: 'bad' }, made.apiKey);
-        made.service.changeReport(first, { result: 'good' }, made.apiKey);
-        made.service.addReports(1, made.apiKey);
-        await crashed(made.spawn(['cache', 'sync']));
-        await expectCopyEqualsService(made, scope);
-        const { changes } = JSON.parse((await made.cli(['cache', 'changes', '--json'])).stdout) as {
-          changes: ReportChange[];
-        };
-        expect(changes.filter((change) => change.kind === 'added')).toHaveLength(1);
-        expect(made.serviceIds()).toHaveLength(before + 1);
-      },
-    }),
-  ),
+  ...(['changes.outbox-committed', 'changes.log-committed'] as const).map((point): Scenario => ({
+    point,
+    leaves: 'a change found, between the copy and the change log: logged exactly once',
+    async run(made) {
+      const scope = await synced(made);
+      const [first] = made.service.reportIds(made.apiKey);
+      const before = made.service.reportIds(made.apiKey).length;
+      made.service.changeReport(first, { result: 'bad' }, made.apiKey);
+      made.service.changeReport(first, { result: 'good' }, made.apiKey);
+      made.service.addReports(1, made.apiKey);
+      await crashed(made.spawn(['cache', 'sync']));
+      await expectCopyEqualsService(made, scope);
+      const { changes } = JSON.parse((await made.cli(['cache', 'changes', '--json'])).stdout) as {
+        changes: ReportChange[];
+      };
+      expect(changes.filter((change) => change.kind === 'added')).toHaveLength(1);
+      expect(made.serviceIds()).toHaveLength(before + 1);
+    },
+  })),
   {
     point: 'export.before-write',
-    leaves: 'every page walked, the file not yet written: no file, no temporary file; the next export is whole',
+    leaves:
+      'every page walked, the file not yet written: no file, no temporary file; the next export is whole',
     async run(made) {
       await made.addProfile('A');
       const out = join(made.dataDir, '..', 'export.json');
@@ -256,7 +268,9 @@ const SCENARIOS: Scenario[] = [
     async run(made) {
       const scope = await synced(made);
       await crashed(made.spawn(['cache', 'clear', '--yes']));
-      expect(JSON.parse((await made.cli(['cache', 'status', '--json'])).stdout)).toMatchObject({ reportCount: REPORTS });
+      expect(JSON.parse((await made.cli(['cache', 'status', '--json'])).stdout)).toMatchObject({
+        reportCount: REPORTS,
+      });
       expect((await made.cli(['cache', 'clear', '--yes'])).code).toBe(0);
       await expectCopyEqualsService(made, scope);
     },
@@ -280,29 +294,25 @@ describe('each crash point, in a real process', () => {
     expect([...CRASH_POINTS].filter((point) => !covered.has(point))).toEqual([]);
   });
 
-  it(
-    `leaves every file intact, the next run complete and nothing lost (${SCENARIOS.length} points, three at a time)`,
-    async () => {
-      const queue = [...SCENARIOS];
-      const failures: string[] = [];
-      await Promise.all(
-        [0, 1, 2].map(async () => {
-          for (let scenario = queue.shift(); scenario; scenario = queue.shift()) {
-            const made = folder(scenario.point);
-            try {
-              await scenario.run(made);
-              made.expectIntact();
-              await made.expectKeysMatchProfiles();
-            } catch (error) {
-              failures.push(`${scenario.point} (${scenario.leaves}): ${String(error)}`);
-            }
+  it(`leaves every file intact, the next run complete and nothing lost (${SCENARIOS.length} points, three at a time)`, async () => {
+    const queue = [...SCENARIOS];
+    const failures: string[] = [];
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        for (let scenario = queue.shift(); scenario; scenario = queue.shift()) {
+          const made = folder(scenario.point);
+          try {
+            await scenario.run(made);
+            made.expectIntact();
+            await made.expectKeysMatchProfiles();
+          } catch (error) {
+            failures.push(`${scenario.point} (${scenario.leaves}): ${String(error)}`);
           }
-        }),
-      );
-      expect(failures).toEqual([]);
-    },
-    120_000,
-  );
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+  }, 120_000);
 
   it('an update download killed part way: the next check downloads it whole, and leaves no work folder', async () => {
     const feed: UpdateFeed = await startUpdateFeed();
@@ -311,14 +321,27 @@ describe('each crash point, in a real process', () => {
       const keys = makeReleaseKeys();
       const publicKey = join(work, 'release.pub.pem');
       writeFileSync(publicKey, keys.publicPem);
-      const { text, fileName, content } = manifestFor({ version: '9.0.0', content: randomBytes(4 * 1024 * 1024) });
+      const { text, fileName, content } = manifestFor({
+        version: '9.0.0',
+        content: randomBytes(4 * 1024 * 1024),
+      });
       feed.put('latest-linux.yml', text);
       feed.put('latest-linux.yml.sig', signManifest(Buffer.from(text), keys.privateKey));
       // With its length, so the download reports progress (where the point is).
       feed.put(fileName, { body: content, headers: { 'Content-Length': String(content.length) } });
       const downloads = join(work, 'downloads');
       mkdirSync(downloads);
-      const args = ['--feed', feed.url, '--current', '1.0.0', '--public-key', publicKey, '--download', downloads, '--json'];
+      const args = [
+        '--feed',
+        feed.url,
+        '--current',
+        '1.0.0',
+        '--public-key',
+        publicKey,
+        '--download',
+        downloads,
+        '--json',
+      ];
       const check = (crashAt: string) =>
         new Running(
           spawn(process.execPath, ['--import', 'tsx', 'electron/updates-cli/updateCheck.ts', ...args], {
@@ -329,7 +352,9 @@ describe('each crash point, in a real process', () => {
       const killed = check('update.downloading');
       await crashed(killed);
       // The killed check's work folder is still there…
-      expect(readdirSync(downloads).filter((name) => name.startsWith('.reportdesk-update-check-'))).toHaveLength(1);
+      expect(
+        readdirSync(downloads).filter((name) => name.startsWith('.reportdesk-update-check-')),
+      ).toHaveLength(1);
       const end = await check('').done;
       expect(end.code, end.stderr).toBe(0);
       // …and gone after the next: only the downloaded file, whole.
@@ -399,32 +424,43 @@ describe('40 random kills', () => {
       const made = folder();
       await made.addProfile('A');
       const scope = (await made.profiles()).activeId!;
-      return killAtRandom(14, random, () => made.spawn(['cache', 'sync']), async () => {
-        made.expectIntact({ temps: false });
-        // The service changes between runs, so each sync has work and a resume has something to settle.
-        const ids = made.service.reportIds(made.apiKey);
-        made.service.deleteReport(ids[Math.floor(random() * ids.length)], made.apiKey);
-        made.service.addReports(1, made.apiKey);
-        await expectCopyEqualsService(made, scope);
-        made.expectIntact();
-      }).catch(failed('sync'));
+      return killAtRandom(
+        14,
+        random,
+        () => made.spawn(['cache', 'sync']),
+        async () => {
+          made.expectIntact({ temps: false });
+          // The service changes between runs, so each sync has work and a resume has something to settle.
+          const ids = made.service.reportIds(made.apiKey);
+          made.service.deleteReport(ids[Math.floor(random() * ids.length)], made.apiKey);
+          made.service.addReports(1, made.apiKey);
+          await expectCopyEqualsService(made, scope);
+          made.expectIntact();
+        },
+      ).catch(failed('sync'));
     };
 
     const exportLane = async () => {
       const made = folder();
       await made.addProfile('A');
       const out = join(made.dataDir, '..', 'all.csv');
-      return killAtRandom(13, random, () => made.spawn(['reports', 'list', '--all', '--output', out]), async () => {
-        // Never half a file under the name asked for: none, or a whole one.
-        if (existsSync(out)) expect(readFileSync(out, 'utf8').trimEnd().split('\r\n')).toHaveLength(REPORTS + 1);
-        made.expectIntact({ temps: false });
-        rmSync(out, { force: true });
-        const again = await made.cli(['reports', 'list', '--all', '--output', out]);
-        expect(again.code, again.stderr).toBe(0);
-        expect(readFileSync(out, 'utf8').trimEnd().split('\r\n')).toHaveLength(REPORTS + 1);
-        expect(temporaryFiles(join(made.dataDir, '..'))).toEqual([]);
-        made.expectIntact();
-      }).catch(failed('export'));
+      return killAtRandom(
+        13,
+        random,
+        () => made.spawn(['reports', 'list', '--all', '--output', out]),
+        async () => {
+          // Never half a file under the name asked for: none, or a whole one.
+          if (existsSync(out))
+            expect(readFileSync(out, 'utf8').trimEnd().split('\r\n')).toHaveLength(REPORTS + 1);
+          made.expectIntact({ temps: false });
+          rmSync(out, { force: true });
+          const again = await made.cli(['reports', 'list', '--all', '--output', out]);
+          expect(again.code, again.stderr).toBe(0);
+          expect(readFileSync(out, 'utf8').trimEnd().split('\r\n')).toHaveLength(REPORTS + 1);
+          expect(temporaryFiles(join(made.dataDir, '..'))).toEqual([]);
+          made.expectIntact();
+        },
+      ).catch(failed('export'));
     };
 
     const profilesLane = async () => {

@@ -98,7 +98,9 @@ export class Folder {
 
   /** The keychain accounts of this folder's service. */
   async keychainAccounts(): Promise<string[]> {
-    return (await new KeytarKeyStore({ service: this.keychain }).accounts()).map((entry) => entry.account).sort();
+    return (await new KeytarKeyStore({ service: this.keychain }).accounts())
+      .map((entry) => entry.account)
+      .sort();
   }
 
   /** Every id in the offline copy of `scope`. */

@@ -7,7 +7,16 @@
  * Each case has its own account and data folder, so they run side by side.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +80,9 @@ describe.concurrent('damage', () => {
     expect(run.stderr).toMatch(
       /^(Page .*\n)*The offline copy was damaged, so it was set aside as .*\/cache\.sqlite\.corrupt-\d{4}-\d{2}-\d{2}T\d{9}Z and a new one was started; (its \d+ reports are fetched again by the next sync|what it held can be fetched again)\. Your profiles, settings, change log and seen marks were not in it and are kept\.\n/,
     );
-    expect(run.stdout).toMatch(/500 reports of the profile "A" are now available offline .* The offline copy is complete\.\n$/);
+    expect(run.stdout).toMatch(
+      /500 reports of the profile "A" are now available offline .* The offline copy is complete\.\n$/,
+    );
     expect(made.cachedIds(scope)).toEqual(made.serviceIds());
     // The change log was never in the copy: it is all still there.
     expect((await made.cli(['cache', 'changes', '--json'])).stdout).toBe(logged);
@@ -79,7 +90,9 @@ describe.concurrent('damage', () => {
     // The app hears the same repair as a notice, until it is dismissed.
     const status = await made.spawnChannel('repairs:status', undefined).done;
     const repairs = (JSON.parse(status.stdout) as { value: RepairsStatus }).value;
-    expect(repairs.notices).toMatchObject([{ kind: 'cache_set_aside', details: { during: 'use', kept: ['profiles', 'settings', 'changes'] } }]);
+    expect(repairs.notices).toMatchObject([
+      { kind: 'cache_set_aside', details: { during: 'use', kept: ['profiles', 'settings', 'changes'] } },
+    ]);
     made.expectIntact();
   });
 
@@ -107,7 +120,11 @@ describe.concurrent('damage', () => {
     // Cut short near its end: both profiles' ids, names and addresses are still in what is left.
     truncateSync(profiles, statSync(profiles).size - 40);
     const damaged = readFileSync(profiles);
-    for (const args of [['profiles', 'list'], ['profiles', 'add', 'C', '--base-url', service.baseUrl], ['cache', 'sync']]) {
+    for (const args of [
+      ['profiles', 'list'],
+      ['profiles', 'add', 'C', '--base-url', service.baseUrl],
+      ['cache', 'sync'],
+    ]) {
       const run = await made.spawn(args, { stdin: made.apiKey }).done;
       expect(run.code, args.join(' ')).toBe(8);
       expect(run.stderr).toMatch(
@@ -117,7 +134,9 @@ describe.concurrent('damage', () => {
     expect(readFileSync(profiles).equals(damaged)).toBe(true);
     const reset = await made.spawn(['profiles', 'reset', '--yes']).done;
     expect(reset.code, reset.stderr).toBe(0);
-    expect(reset.stdout).toMatch(/^Started a new, empty profile list \(the damaged file is kept as .*\)\. Add a profile: /);
+    expect(reset.stdout).toMatch(
+      /^Started a new, empty profile list \(the damaged file is kept as .*\)\. Add a profile: /,
+    );
     // The keys of the profiles the damaged file still named are found, with what it still said.
     const orphans = await made.cli(['profiles', 'orphans']);
     expect(orphans.stdout).toMatch(/^2 keys in the system keychain belong to no profile:\n/);
@@ -159,7 +178,9 @@ describe.concurrent('a full disk', () => {
       const lastLine = run.stderr.split('\n').filter(Boolean).at(-1)! + '\n';
       expect(lastLine).toMatch(sentence);
       const offline = Number(sentence.exec(lastLine)![1]);
-      const status = JSON.parse((await made.cli(['cache', 'status', '--json'])).stdout) as { reportCount: number };
+      const status = JSON.parse((await made.cli(['cache', 'status', '--json'])).stdout) as {
+        reportCount: number;
+      };
       expect(status.reportCount).toBe(offline);
       expect(offline).toBeGreaterThan(0);
       expect(offline).toBeLessThan(3000);
@@ -172,18 +193,26 @@ describe.concurrent('a full disk', () => {
       } catch {
         // Full now.
       }
-      const add = await made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], { stdin: made.apiKey }).done;
+      const add = await made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], {
+        stdin: made.apiKey,
+      }).done;
       expect(add.code, add.stderr).toBe(8);
-      expect(add.stderr).toMatch(/^The disk that holds the data folder .* is full .*; free some space and run it again\.\n$/);
+      expect(add.stderr).toMatch(
+        /^The disk that holds the data folder .* is full .*; free some space and run it again\.\n$/,
+      );
       expect(readFileSync(dataPaths(made.dataDir).profiles).equals(profilesBefore)).toBe(true);
       const out = join(disk.dir, 'all.csv');
       const exported = await made.spawn(['reports', 'list', '--all', '--output', out]).done;
       expect(exported.code, exported.stderr).toBe(8);
       // The export's folder is on the same disk: whichever it meets first, the same sentence.
       expect(exported.stderr).toMatch(
-        new RegExp(`^The disk that holds (the data folder )?${disk.dir}(/data)? is full \\(0 bytes free\\)\\. Nothing was lost.*; free some space and run it again\\.\\n$`),
+        new RegExp(
+          `^The disk that holds (the data folder )?${disk.dir}(/data)? is full \\(0 bytes free\\)\\. Nothing was lost.*; free some space and run it again\\.\\n$`,
+        ),
       );
-      expect(readdirSync(disk.dir).filter((name) => name.startsWith('all.csv') || name.startsWith('.all.csv'))).toEqual([]);
+      expect(
+        readdirSync(disk.dir).filter((name) => name.startsWith('all.csv') || name.startsWith('.all.csv')),
+      ).toEqual([]);
 
       rmSync(join(disk.dir, 'filler'));
       disk.remount('rw');
@@ -195,7 +224,9 @@ describe.concurrent('a full disk', () => {
       expect(summary).toMatchObject({ fetched: 3000, added: 3000, complete: true });
       expect(summary.requests).toBeLessThan(30);
       expect(made.cachedIds(scope)).toEqual(made.serviceIds());
-      const added = await made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], { stdin: made.apiKey }).done;
+      const added = await made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], {
+        stdin: made.apiKey,
+      }).done;
       expect(added.code, added.stderr).toBe(0);
       await made.expectKeysMatchProfiles();
       made.expectIntact();
@@ -221,14 +252,23 @@ describe.concurrent('a read-only folder', () => {
         expect(online.code, online.stderr).toBe(0);
         expect(JSON.parse(online.stdout)).toMatchObject({ source: 'network', total: 120 });
         const sentence = `The data folder ${made.dataDir} cannot be written to (EROFS), so nothing was saved; reading still works: 120 reports are available offline. Make the folder writable, or choose another with --data-dir.\n`;
-        for (const args of [['cache', 'sync'], ['cache', 'clear', '--yes']]) {
+        for (const args of [
+          ['cache', 'sync'],
+          ['cache', 'clear', '--yes'],
+        ]) {
           const run = await made.spawn(args).done;
           expect(run.code, args.join(' ')).toBe(8);
           expect(run.stderr).toBe(sentence);
         }
-        const add = await made.spawn(['profiles', 'add', 'B', '--base-url', own.baseUrl], { stdin: own.apiKey }).done;
+        const add = await made.spawn(['profiles', 'add', 'B', '--base-url', own.baseUrl], {
+          stdin: own.apiKey,
+        }).done;
         expect(add.code).toBe(8);
-        expect(add.stderr).toMatch(new RegExp(`^The data folder ${made.dataDir} cannot be written to \\((EROFS|SQLITE_CANTOPEN)\\), so nothing was saved; reading still works`));
+        expect(add.stderr).toMatch(
+          new RegExp(
+            `^The data folder ${made.dataDir} cannot be written to \\((EROFS|SQLITE_CANTOPEN)\\), so nothing was saved; reading still works`,
+          ),
+        );
         await own.stop();
         const offline = await made.spawn(['reports', 'list', '--json']).done;
         expect(offline.code, offline.stderr).toBe(0);
@@ -246,10 +286,21 @@ describe.concurrent('a read-only folder', () => {
       const made = folder(60);
       const asRoot = process.getuid?.() === 0;
       const asUser = async (args: string[]) => {
-        const childArgs = ['--import', 'tsx', 'tests/fixtures/cliAsUserChild.ts', asRoot ? '65534' : String(process.getuid?.()), ...args];
+        const childArgs = [
+          '--import',
+          'tsx',
+          'tests/fixtures/cliAsUserChild.ts',
+          asRoot ? '65534' : String(process.getuid?.()),
+          ...args,
+        ];
         const { stdout } = await promisify(execFile)(process.execPath, childArgs, {
           cwd: ROOT,
-          env: { ...process.env, REPORT_DESK_DATA_DIR: made.dataDir, REPORT_DESK_API_KEY: made.apiKey, REPORT_DESK_BASE_URL: service.baseUrl },
+          env: {
+            ...process.env,
+            REPORT_DESK_DATA_DIR: made.dataDir,
+            REPORT_DESK_API_KEY: made.apiKey,
+            REPORT_DESK_BASE_URL: service.baseUrl,
+          },
         });
         return JSON.parse(stdout) as { uid: number; code: number; stdout: string; stderr: string };
       };

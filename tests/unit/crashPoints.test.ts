@@ -49,17 +49,22 @@ describe('crash points', () => {
     expect(kills()).toBe(0);
   });
 
-  it.each(['no.such-point', 'sync.batch-written@0', 'sync.batch-written@x', 'Sync.batch-written', 'sync.batch-written@'])(
-    'refuses %s, naming the points, and stays disarmed',
-    (value) => {
-      let kills = 0;
-      expect(() => armCrashPoints({ [CRASH_AT_ENV]: value }, () => kills++)).toThrow(
-        new RegExp(`^${CRASH_AT_ENV}=.* names no crash point; the points are: profiles\\.pending-written, .*update\\.downloading\\.$`),
-      );
-      for (const point of CRASH_POINTS) crashPoint(point);
-      expect(kills).toBe(0);
-    },
-  );
+  it.each([
+    'no.such-point',
+    'sync.batch-written@0',
+    'sync.batch-written@x',
+    'Sync.batch-written',
+    'sync.batch-written@',
+  ])('refuses %s, naming the points, and stays disarmed', (value) => {
+    let kills = 0;
+    expect(() => armCrashPoints({ [CRASH_AT_ENV]: value }, () => kills++)).toThrow(
+      new RegExp(
+        `^${CRASH_AT_ENV}=.* names no crash point; the points are: profiles\\.pending-written, .*update\\.downloading\\.$`,
+      ),
+    );
+    for (const point of CRASH_POINTS) crashPoint(point);
+    expect(kills).toBe(0);
+  });
 
   it('kill a real process with SIGKILL: nothing after the point runs', () => {
     const script = `

@@ -70,7 +70,10 @@ describe('owner tokens', () => {
     'reads a start tick past a command name holding spaces and parentheses, and none for no process',
     async () => {
       // process.title sets the command name (prctl) that /proc/<pid>/stat shows in parentheses.
-      const child = spawn(process.execPath, ['-e', "process.title = 'a) (b c'; process.stdout.write('up'); setInterval(() => {}, 1000)"]);
+      const child = spawn(process.execPath, [
+        '-e',
+        "process.title = 'a) (b c'; process.stdout.write('up'); setInterval(() => {}, 1000)",
+      ]);
       try {
         await once(child.stdout, 'data');
         expect(readFileSync(`/proc/${child.pid}/stat`, 'utf8')).toContain('(a) (b c)');

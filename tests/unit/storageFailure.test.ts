@@ -100,17 +100,32 @@ describe('which failures are the disk', () => {
 
 describe('the sentences and the details', () => {
   it('a full data folder: the folder, its free space, the reports still offline', () => {
-    const error = storageError('disk_full', 'SQLITE_FULL', { folder: dir, place: 'data_folder', offlineReports: 200 });
+    const error = storageError('disk_full', 'SQLITE_FULL', {
+      folder: dir,
+      place: 'data_folder',
+      offlineReports: 200,
+    });
     expect(error.kind).toBe('disk_full');
     expect(error.message).toMatch(
-      new RegExp(`^The disk that holds the data folder ${dir} is full \\(.+ free\\)\\. Nothing was lost: 200 reports are available offline; free some space and try again\\.$`),
+      new RegExp(
+        `^The disk that holds the data folder ${dir} is full \\(.+ free\\)\\. Nothing was lost: 200 reports are available offline; free some space and try again\\.$`,
+      ),
     );
-    expect(error.details).toMatchObject({ folder: dir, place: 'data_folder', code: 'SQLITE_FULL', offlineReports: 200 });
+    expect(error.details).toMatchObject({
+      folder: dir,
+      place: 'data_folder',
+      code: 'SQLITE_FULL',
+      offlineReports: 200,
+    });
     expect(error.details?.freeBytes).toBeGreaterThanOrEqual(0);
   });
 
   it('a full export folder, one report, no free space known', () => {
-    const error = storageError('disk_full', 'ENOSPC', { folder: join(dir, 'gone'), place: 'export', offlineReports: 1 });
+    const error = storageError('disk_full', 'ENOSPC', {
+      folder: join(dir, 'gone'),
+      place: 'export',
+      offlineReports: 1,
+    });
     expect(error.message).toBe(
       `The disk that holds ${join(dir, 'gone')} is full. Nothing was lost: 1 report is available offline; free some space and try again.`,
     );
@@ -123,7 +138,8 @@ describe('the sentences and the details', () => {
     );
     expect(storageError('read_only', 'EACCES', { folder: '/media/x', place: 'export' })).toEqual({
       kind: 'read_only',
-      message: '/media/x cannot be written to (EACCES), so nothing was saved. Make the folder writable or choose another, then try again.',
+      message:
+        '/media/x cannot be written to (EACCES), so nothing was saved. Make the folder writable or choose another, then try again.',
       details: { folder: '/media/x', place: 'export', code: 'EACCES', offlineReports: undefined },
     });
   });
@@ -132,7 +148,9 @@ describe('the sentences and the details', () => {
     const failure = storageFailure(coded('ENOSPC'), { folder: dir, place: 'data_folder' });
     expect(failure).toBeInstanceOf(AppFailure);
     expect(failure?.error.kind).toBe('disk_full');
-    expect(storageFailure(new AppFailure(appError('internal')), { folder: dir, place: 'data_folder' })).toBeNull();
+    expect(
+      storageFailure(new AppFailure(appError('internal')), { folder: dir, place: 'data_folder' }),
+    ).toBeNull();
     expect(storageFailure(coded('ECONNRESET'), { folder: dir, place: 'data_folder' })).toBeNull();
   });
 
@@ -174,14 +192,19 @@ describe('every channel tells the disk as such (storageErrors.ts)', () => {
       { folder: dir, offlineReports: () => 42, logger: createLogger('test', sink) },
     );
     const full = await handlers['cache:sync'](undefined).catch((e: unknown) => e);
-    expect((full as AppFailure).error).toMatchObject({ kind: 'disk_full', details: { offlineReports: 42, folder: dir } });
+    expect((full as AppFailure).error).toMatchObject({
+      kind: 'disk_full',
+      details: { offlineReports: 42, folder: dir },
+    });
     const readOnly = await handlers['cache:clear'](undefined).catch((e: unknown) => e);
     expect((readOnly as AppFailure).error).toMatchObject({ kind: 'read_only', details: { code: 'EROFS' } });
     const network = await handlers['reports:list']({}).catch((e: unknown) => e);
     expect((network as AppFailure).error.kind).toBe('network');
     expect(await handlers['cache:status'](undefined)).toEqual({ reportCount: 3 });
     const log = sink.lines.join('\n');
-    expect(log).toMatch(/WARN \[test:storage\] A request failed because of the disk\. .*"channel":"cache:sync".*"kind":"disk_full".*"code":"SQLITE_FULL"/);
+    expect(log).toMatch(
+      /WARN \[test:storage\] A request failed because of the disk\. .*"channel":"cache:sync".*"kind":"disk_full".*"code":"SQLITE_FULL"/,
+    );
     expect(log).toMatch(/"channel":"cache:clear".*"kind":"read_only".*"code":"EROFS"/);
     expect(log).not.toContain('reports:list');
   });

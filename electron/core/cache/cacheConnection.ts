@@ -87,8 +87,7 @@ export class CacheConnection {
 
   private fileId(): string {
     const row = this.statement("SELECT value FROM meta WHERE scope = '' AND key = ?").get(CACHE_ID_META) as
-      | { value: string }
-      | undefined;
+      { value: string } | undefined;
     return row?.value ?? 'unknown';
   }
 

@@ -149,7 +149,9 @@ export class ChangeLog {
 
   /** Every scope with entries or marks. */
   scopes(): string[] {
-    const rows = this.statement('SELECT scope FROM change_log UNION SELECT scope FROM change_marks').all() as {
+    const rows = this.statement(
+      'SELECT scope FROM change_log UNION SELECT scope FROM change_marks',
+    ).all() as {
       scope: string;
     }[];
     return rows.map((row) => row.scope);

@@ -48,7 +48,9 @@ export class ChangeOutbox {
 
   /** Queues a write's entries (in the caller's transaction, with the rows they describe). */
   add(scope: string, changes: readonly ReportChange[]): void {
-    const insert = this.statement('INSERT INTO change_outbox (scope, id, kind, at, fields) VALUES (?, ?, ?, ?, ?)');
+    const insert = this.statement(
+      'INSERT INTO change_outbox (scope, id, kind, at, fields) VALUES (?, ?, ?, ?, ?)',
+    );
     for (const change of changes) {
       insert.run(scope, change.id, change.kind, change.at, JSON.stringify(change.fields));
     }

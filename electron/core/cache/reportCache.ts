@@ -243,9 +243,10 @@ export class ReportCache {
   getReport(scope: string, id: string): CachedReport | null {
     const row = this.connection.read(
       () =>
-        this.statement('SELECT id, record, fetched_at FROM reports WHERE scope = ? AND id = ?').get(scope, id) as
-          | ReportRow
-          | undefined,
+        this.statement('SELECT id, record, fetched_at FROM reports WHERE scope = ? AND id = ?').get(
+          scope,
+          id,
+        ) as ReportRow | undefined,
     );
     return row ? { report: parseRecord(row), fetchedAt: row.fetched_at } : null;
   }
@@ -298,7 +299,7 @@ export class ReportCache {
     if (this.readOnly) return;
     this.connection.read(() =>
       this.statement(
-      `INSERT INTO accounts (scope, record, fetched_at) VALUES (?, ?, ?)
+        `INSERT INTO accounts (scope, record, fetched_at) VALUES (?, ?, ?)
        ON CONFLICT (scope) DO UPDATE SET record = excluded.record, fetched_at = excluded.fetched_at`,
       ).run(scope, JSON.stringify(stripSecrets(account)), fetchedAt),
     );
@@ -355,7 +356,8 @@ export class ReportCache {
   clearAll(): void {
     this.connection.againAfterReset(() =>
       this.transaction(() => {
-        for (const table of ['reports', 'report_counts', 'accounts']) this.statement(`DELETE FROM ${table}`).run();
+        for (const table of ['reports', 'report_counts', 'accounts'])
+          this.statement(`DELETE FROM ${table}`).run();
         // The file keeps its id: the change log names what came from it by that id.
         this.statement("DELETE FROM meta WHERE NOT (scope = '' AND key = ?)").run(CACHE_ID_META);
         this.connection.outbox.clear();

@@ -48,7 +48,8 @@ export class SyncLeases {
   acquire(scope: string, owner: string, nowMs: number, leaseMs: number): boolean {
     return this.transaction(() => {
       const held = this.held(scope);
-      if (held && held.owner !== owner && held.expiresAt > nowMs && !leaseOwnerIsGone(held.owner)) return false;
+      if (held && held.owner !== owner && held.expiresAt > nowMs && !leaseOwnerIsGone(held.owner))
+        return false;
       this.statement(
         `INSERT INTO sync_leases (scope, owner, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (scope) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,

@@ -144,7 +144,10 @@ export class SyncService {
     try {
       return await run();
     } catch (thrown) {
-      if (cache.fileGeneration !== generation && !(thrown instanceof AppFailure && thrown.error.kind === 'cancelled'))
+      if (
+        cache.fileGeneration !== generation &&
+        !(thrown instanceof AppFailure && thrown.error.kind === 'cancelled')
+      )
         return run();
       const offlineReports = () => cache.status(scope).reportCount;
       const mapped = storageFailure(thrown, { folder: dirname(cache.file), place: 'data_folder' }) ?? thrown;

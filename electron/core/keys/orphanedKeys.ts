@@ -50,7 +50,9 @@ export class OrphanedKeys {
 
   /** Brings back the profiles of these orphans (all when none is named) where they are known; answers how many. */
   async restore(accounts?: readonly string[]): Promise<number> {
-    const chosen = (await this.found()).filter((orphan) => accounts === undefined || accounts.includes(orphan.account));
+    const chosen = (await this.found()).filter(
+      (orphan) => accounts === undefined || accounts.includes(orphan.account),
+    );
     const restorable = chosen.flatMap((orphan) => (orphan.stored ? [orphan.stored] : []));
     if (restorable.length === 0) return 0;
     const added = this.options.profiles.restore(restorable);
@@ -60,7 +62,9 @@ export class OrphanedKeys {
 
   /** Deletes these orphaned keys from the keychain (all when none is named); answers how many. */
   async remove(accounts?: readonly string[]): Promise<number> {
-    const chosen = (await this.found()).filter((orphan) => accounts === undefined || accounts.includes(orphan.account));
+    const chosen = (await this.found()).filter(
+      (orphan) => accounts === undefined || accounts.includes(orphan.account),
+    );
     let removed = 0;
     for (const { account } of chosen) {
       // Looked at again right before: a profile restored meanwhile by another process keeps its key.
@@ -103,10 +107,16 @@ export class OrphanedKeys {
       .map(({ account, keyHint }) => {
         const pending = interrupted.get(account);
         if (pending?.profile) {
-          const stored: StoredProfile = { id: account, ...pending.profile, demo: false, createdAt: pending.at };
+          const stored: StoredProfile = {
+            id: account,
+            ...pending.profile,
+            demo: false,
+            createdAt: pending.at,
+          };
           return { account, keyHint, profile: this.shown(stored), foundIn: 'interrupted_add', stored };
         }
-        const found = known.find((profile) => profile.id === account && profile.stored !== null) ??
+        const found =
+          known.find((profile) => profile.id === account && profile.stored !== null) ??
           known.find((profile) => profile.id === account);
         const stored = found?.stored ?? null;
         return {

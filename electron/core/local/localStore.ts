@@ -11,7 +11,16 @@
  * takes its place — what came after the backup is lost, and the notice says since when.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { RepairNotice } from '../../../shared/contract';
@@ -136,7 +145,9 @@ export class LocalStore {
   transaction<T>(fn: () => T): T {
     const readOnly = this.readOnly;
     if (readOnly) {
-      throw new AppFailure(storageError('read_only', readOnly.code, { folder: readOnly.folder, place: 'data_folder' }));
+      throw new AppFailure(
+        storageError('read_only', readOnly.code, { folder: readOnly.folder, place: 'data_folder' }),
+      );
     }
     const outermost = !this.guarded.db.inTransaction;
     if (outermost) this.follow(true);
@@ -238,7 +249,10 @@ export class LocalStore {
     } catch {
       // No backup yet.
     }
-    const temporary = join(dirname(backup), `.${basename(backup)}.${ownerToken()}.${randomBytes(6).toString('hex')}.tmp`);
+    const temporary = join(
+      dirname(backup),
+      `.${basename(backup)}.${ownerToken()}.${randomBytes(6).toString('hex')}.tmp`,
+    );
     try {
       this.guarded.db.prepare('VACUUM INTO ?').run(temporary);
       chmodSync(temporary, PRIVATE_FILE_MODE);

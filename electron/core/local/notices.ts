@@ -12,7 +12,9 @@ import type { RepairNotice } from '../../../shared/contract';
 const MAX_NOTICES = 20;
 
 /** A notice as it is made: its id and time are given when it is recorded. */
-export type NewNotice = { [K in RepairNotice['kind']]: Omit<Extract<RepairNotice, { kind: K }>, 'id' | 'at'> }[RepairNotice['kind']];
+export type NewNotice = {
+  [K in RepairNotice['kind']]: Omit<Extract<RepairNotice, { kind: K }>, 'id' | 'at'>;
+}[RepairNotice['kind']];
 
 export class Notices {
   constructor(

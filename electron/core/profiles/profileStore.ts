@@ -150,7 +150,10 @@ export class ProfileStore {
   beginKeyChange(change: Omit<PendingKeyChange, 'owner' | 'at'>): void {
     this.change((state) => {
       const pending = { ...change, owner: ownerToken(), at: new Date().toISOString() };
-      return { next: { ...withoutPending(state, change.id), pending: [...(state.pending ?? []), pending] }, result: undefined };
+      return {
+        next: { ...withoutPending(state, change.id), pending: [...(state.pending ?? []), pending] },
+        result: undefined,
+      };
     });
   }
 
@@ -176,7 +179,10 @@ export class ProfileStore {
         const taken = next.profiles.some((existing) => nameKey(existing.name) === nameKey(profile.name));
         const restored = { ...profile, name: taken ? `${profile.name} (restored)` : profile.name };
         added.push(restored);
-        next = withoutPending({ ...next, activeId: next.activeId ?? restored.id, profiles: [...next.profiles, restored] }, profile.id);
+        next = withoutPending(
+          { ...next, activeId: next.activeId ?? restored.id, profiles: [...next.profiles, restored] },
+          profile.id,
+        );
       }
       return { next: added.length > 0 ? next : null, result: added };
     });
@@ -251,8 +257,15 @@ export class ProfileStore {
       const profiles = state.profiles.filter((profile) => profile.id !== id);
       const activeId = state.activeId === id ? (profiles[0]?.id ?? null) : state.activeId;
       const removed = withoutPending({ ...state, activeId, profiles }, id);
-      const pending: PendingKeyChange = { id, op: 'remove', owner: ownerToken(), at: new Date().toISOString() };
-      const next = options.keyPending ? { ...removed, pending: [...(removed.pending ?? []), pending] } : removed;
+      const pending: PendingKeyChange = {
+        id,
+        op: 'remove',
+        owner: ownerToken(),
+        at: new Date().toISOString(),
+      };
+      const next = options.keyPending
+        ? { ...removed, pending: [...(removed.pending ?? []), pending] }
+        : removed;
       return { next, result: undefined };
     });
   }

@@ -37,7 +37,9 @@ export type FileRead =
 export const EMPTY_PROFILES: ProfilesFile = { version: 1, activeId: null, profiles: [] };
 
 /** Parses a profiles list (the active id falls back to the first profile), or says why it is none. */
-export function parseProfiles(text: string): { state: ProfilesFile } | { reason: string } | { newer: number } {
+export function parseProfiles(
+  text: string,
+): { state: ProfilesFile } | { reason: string } | { newer: number } {
   let json: unknown;
   try {
     json = JSON.parse(text);

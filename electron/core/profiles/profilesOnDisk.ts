@@ -169,7 +169,8 @@ export class ProfilesOnDisk {
       });
     } catch (error) {
       // A lock that cannot be taken says why in its details (EROFS, EACCES…).
-      const code = error instanceof AppFailure ? (error.error.details?.code ?? error.error.kind) : errorCode(error);
+      const code =
+        error instanceof AppFailure ? (error.error.details?.code ?? error.error.kind) : errorCode(error);
       this.logger.error('The damaged profiles file could not be repaired.', { code });
       this.block(read, this.file, code);
     }
