@@ -20,14 +20,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CacheStatus } from '../../../shared/contract';
 import type { Account, NormalizedListQuery, Report } from '../../../shared/report';
-import { crashPoint } from '../crashPoints';
 import type { SetAsideEvent } from '../guardedDatabase';
 import { LOCAL_FILE, LocalStore } from '../local/localStore';
 import { silentLogger, type Logger } from '../log';
 import { PRIVATE_DIR_MODE } from '../privateFiles';
 import { isDamage } from '../sqliteFile';
 import { CacheConnection } from './cacheConnection';
-import { CACHE_ID_META } from './changeOutbox';
+import { clearAll, clearCopy, scopesOf, type ScopeContext } from './cacheScopes';
 import { PendingWrites, type PendingPage } from './pendingWrites';
 import type { ChangeLog } from './changeLog';
 import { ListQuery, type CacheQueryResult } from './listQuery';
@@ -48,9 +47,6 @@ export type CacheStatusInfo = Omit<CacheStatus, 'profileId' | 'syncing'>;
 export { LAST_FULL_SYNC_META, SYNC_ID_META } from './reportWrites';
 /** Meta key set when a quick refresh (the newest reports) completes. */
 export const LAST_QUICK_REFRESH_META = 'last_quick_refresh_at';
-
-/** The tables of one scope's offline copy (the change log lives in local.sqlite). */
-const COPY_TABLES = ['reports', 'report_counts', 'accounts', 'meta'];
 
 export interface CacheOpenOptions {
   logger?: Logger;
@@ -81,6 +77,8 @@ export class ReportCache {
   readonly local: LocalStore;
   private readonly ownsLocal: boolean;
   private readonly writes: ReportWrites;
+  /** What clearing scopes needs (cacheScopes.ts). */
+  private readonly scoped: ScopeContext;
 
   private constructor(
     file: string,
@@ -110,6 +108,12 @@ export class ReportCache {
       getMeta: (scope, key) => this.getMeta(scope, key),
       outbox: this.connection.outbox,
     });
+    this.scoped = {
+      statement,
+      transaction: (fn) => this.transaction(fn),
+      connection: this.connection,
+      local,
+    };
   }
 
   /**
@@ -325,47 +329,19 @@ export class ReportCache {
     this.local.transaction(() => this.local.changes.clear(scope));
   }
 
-  /**
-   * Deletes a scope's offline copy (`cache clear`): what can be fetched again. Its change log
-   * and seen marks stay: the next full sync fills the copy without logging it as news.
-   */
+  /** Deletes a scope's offline copy (`cache clear`); its change log and seen marks stay (cacheScopes.ts). */
   clearCopy(scope: string): void {
-    this.connection.againAfterReset(() =>
-      this.transaction(() => {
-        for (const table of COPY_TABLES) this.statement(`DELETE FROM ${table} WHERE scope = ?`).run(scope);
-        this.connection.outbox.clear(scope);
-        crashPoint('cache.clearing');
-      }),
-    );
+    clearCopy(this.scoped, scope);
   }
 
   /** Every scope that has rows in the cache or the change log (profiles and fixed connections). */
   scopes(): string[] {
-    const rows = this.connection.read(
-      () =>
-        this.statement(
-          // Scope '' is the file's own (its id, housekeeping), no connection's.
-          `SELECT scope FROM reports UNION SELECT scope FROM report_counts UNION SELECT scope FROM accounts
-           UNION SELECT scope FROM meta WHERE scope <> ''`,
-        ).all() as { scope: string }[],
-    );
-    const logged = this.local.read(() => this.local.changes.scopes());
-    return [...new Set([...rows.map((row) => row.scope), ...logged])].sort();
+    return scopesOf(this.scoped);
   }
 
+  /** Deletes every scope's copy, change log and seen marks. */
   clearAll(): void {
-    this.connection.againAfterReset(() =>
-      this.transaction(() => {
-        for (const table of ['reports', 'report_counts', 'accounts'])
-          this.statement(`DELETE FROM ${table}`).run();
-        // The file keeps its id: the change log names what came from it by that id.
-        this.statement("DELETE FROM meta WHERE NOT (scope = '' AND key = ?)").run(CACHE_ID_META);
-        this.connection.outbox.clear();
-        // Rows deleted above took their trigrams along; this also drops any left by a failed write.
-        this.statement('DELETE FROM report_search').run();
-      }),
-    );
-    this.local.transaction(() => this.local.changes.clear());
+    clearAll(this.scoped);
   }
 
   status(scope: string): CacheStatusInfo {
