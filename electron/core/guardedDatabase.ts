@@ -19,7 +19,7 @@ import { errorCode } from './errorCode';
 import { FileLock } from './fileLock';
 import type { Logger } from './log';
 import { isDamage, quickCheck, setAside, temporaryCopy, type SetAside } from './sqliteFile';
-import { readOnlyCode } from './storageFailure';
+import { readOnlyCode, storageError } from './storageFailure';
 import { AppFailure, appError } from '../../shared/errors';
 
 /** A damaged file set aside: where, why, and how many rows it still held (null: unreadable). */
@@ -42,6 +42,8 @@ export interface GuardOptions extends OpenOptions {
   /** Puts a backup in place of the file set aside (answers the backup's time), or null: start empty. */
   restore?: (file: string) => string | null;
   onSetAside: (event: SetAsideEvent) => void;
+  /** Another file took this one's place (after a repair, or following another process's). */
+  onReopen?: () => void;
   logger: Logger;
 }
 
@@ -61,6 +63,8 @@ function inodeOf(file: string): number | null {
 
 export class GuardedDatabase {
   private current: Database.Database;
+  /** Statements prepared on the current file (none survives a reopen). */
+  private readonly statements = new Map<string, Database.Statement>();
   private ino: number | null = null;
   private lastLook = 0;
   private discardCopy: (() => void) | null = null;
@@ -90,6 +94,39 @@ export class GuardedDatabase {
 
   get db(): Database.Database {
     return this.current;
+  }
+
+  /** The statement for `sql`, prepared once per file. */
+  statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.current.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** A read at the outermost level; on a damaged file, once more on the new one. */
+  read<T>(work: () => T): T {
+    if (this.current.inTransaction) return work();
+    this.follow(false);
+    try {
+      return work();
+    } catch (error) {
+      if (!isDamage(error)) throw error;
+      this.recover(error);
+      return work();
+    }
+  }
+
+  /** Throws the folder's `read_only` failure when writes are refused here. */
+  assertWritable(): void {
+    const readOnly = this.readOnly;
+    if (readOnly) {
+      throw new AppFailure(
+        storageError('read_only', readOnly.code, { folder: readOnly.folder, place: 'data_folder' }),
+      );
+    }
   }
 
   /**
@@ -131,11 +168,13 @@ export class GuardedDatabase {
 
   private reopen(repair: () => void): void {
     if (this.current.open) this.current.close();
+    this.statements.clear();
     this.repairLock.run(() => {
       repair();
       this.current = this.openNow();
     });
     this.generation += 1;
+    this.options.onReopen?.();
   }
 
   /** Opens the file; damaged (or failing its check after an unclean end), sets it aside first. */

@@ -28,6 +28,7 @@ import type { ReportChange, SyncSummary } from '../../shared/contract';
 import { CRASH_POINTS } from '../../electron/core/crashPoints';
 import { dataPaths } from '../../electron/core/services';
 import { signManifest } from '../../electron/core/updates/signatures';
+import { mulberry32 } from '../../electron/demo-service/random';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
 import { overwriteMiddle } from '../helpers/damage';
 import { makeReleaseKeys, manifestFor, startUpdateFeed, type UpdateFeed } from '../helpers/updateFeed';
@@ -135,9 +136,14 @@ const SCENARIOS: Scenario[] = [
       expect((await made.cli(['profiles', 'use', 'A'])).code).toBe(0);
     },
   },
-  {
-    point: 'atomic-write.half-written',
-    leaves: 'half a temporary file: swept by the next run, the list as it was',
+  ...(
+    [
+      ['atomic-write.half-written', 'half a temporary file'],
+      ['atomic-write.before-rename@2', 'the new list whole in a temporary file, not renamed'],
+    ] as const
+  ).map(([point, left]): Scenario => ({
+    point,
+    leaves: `${left}: swept by the next run, the list as it was`,
     async run(made) {
       await made.addProfile('A');
       await made.addProfile('B');
@@ -146,19 +152,7 @@ const SCENARIOS: Scenario[] = [
       const state = await made.profiles();
       expect(state.profiles.find((p) => p.id === state.activeId)?.name).toBe('B');
     },
-  },
-  {
-    point: 'atomic-write.before-rename@2',
-    leaves: 'the new list whole in a temporary file, not renamed: swept, the list as it was',
-    async run(made) {
-      await made.addProfile('A');
-      await made.addProfile('B');
-      await crashed(made.spawn(['profiles', 'use', 'A']));
-      expect(temporaryFiles(made.dataDir)).toHaveLength(1);
-      const state = await made.profiles();
-      expect(state.profiles.find((p) => p.id === state.activeId)?.name).toBe('B');
-    },
-  },
+  })),
   {
     point: 'profiles.profile-removed',
     leaves: 'the profile gone, its key not yet: the removal is finished by the next run',
@@ -367,18 +361,6 @@ describe('each crash point, in a real process', () => {
   }, 60_000);
 });
 
-/** A small seeded generator (mulberry32): a failing run can be replayed from its seed. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Runs `start()` and kills it at a random moment of its usual run (0.15 to 0.9 times how long
  * the last one took that ended by itself), until `kills` were real kills (a run that ended
@@ -415,7 +397,8 @@ async function killAtRandom(
 describe('40 random kills', () => {
   it('during syncs, exports and profile changes: every file intact, the next run complete, nothing lost', async () => {
     const seed = Date.now() % 100_000;
-    const random = randomFrom(seed);
+    // Seeded: a failing run can be replayed from its seed.
+    const random = mulberry32(seed);
     const failed = (lane: string) => (error: unknown) => {
       throw new Error(`${lane} (seed ${seed}): ${String(error)}`);
     };

@@ -24,7 +24,7 @@ import { GuardedDatabase, type SetAsideEvent } from '../guardedDatabase';
 import type { LocalStore } from '../local/localStore';
 import type { Logger } from '../log';
 import { isDamage } from '../sqliteFile';
-import { storageError, storageFailure } from '../storageFailure';
+import { storageFailure } from '../storageFailure';
 import { CACHE_ID_META, ChangeOutbox, moveLegacyChangeLog } from './changeOutbox';
 import { migrate } from './migrations';
 
@@ -56,9 +56,6 @@ export interface CacheConnectionOptions {
 
 export class CacheConnection {
   private readonly guard: GuardedDatabase;
-  private readonly statements = new Map<string, Database.Statement>();
-  /** The guard's generation the statements were prepared for. */
-  private generation = 0;
   /** This file's random id, read once per file (it names the outbox's entries). */
   private cacheId: string | null = null;
   /** A write's change-log entries, on their way to local.sqlite. */
@@ -73,6 +70,10 @@ export class CacheConnection {
       check: options.check,
       countLost: (db) => (db.prepare('SELECT count(*) AS n FROM reports').get() as { n: number }).n,
       onSetAside: (event) => options.onSetAside?.(event),
+      onReopen: () => {
+        this.cacheId = null;
+        options.onRenew();
+      },
       logger: options.logger,
     });
     this.outbox = new ChangeOutbox(
@@ -107,13 +108,7 @@ export class CacheConnection {
 
   /** The statement for `sql`, prepared once per file. */
   statement(sql: string): Database.Statement {
-    this.renew();
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.guard.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.guard.statement(sql);
   }
 
   /**
@@ -123,15 +118,10 @@ export class CacheConnection {
   transaction<T>(fn: () => T): T {
     const db = this.guard.db;
     if (db.inTransaction) return db.transaction(fn).immediate();
-    const readOnly = this.readOnly;
-    if (readOnly) {
-      throw new AppFailure(
-        storageError('read_only', readOnly.code, { folder: readOnly.folder, place: 'data_folder' }),
-      );
-    }
+    this.guard.assertWritable();
     // Another process set the file aside: what the caller prepared belongs to the old one, so
     // this transaction does not run; its caller runs again on the new file (cache_reset).
-    if (this.follow(true)) throw cacheResetFailure();
+    if (this.guard.follow(true)) throw cacheResetFailure();
     let result: T;
     try {
       result = this.guard.db.transaction(fn).immediate();
@@ -139,7 +129,7 @@ export class CacheConnection {
       if (!isDamage(error)) {
         throw storageFailure(error, { folder: dirname(this.options.file), place: 'data_folder' }) ?? error;
       }
-      this.recover(error);
+      this.guard.recover(error);
       throw cacheResetFailure();
     }
     this.moveChanges();
@@ -148,15 +138,7 @@ export class CacheConnection {
 
   /** A read at the outermost level; on a damaged file, once more on the new one. */
   read<T>(work: () => T): T {
-    if (this.guard.db.inTransaction) return work();
-    this.follow(false);
-    try {
-      return work();
-    } catch (error) {
-      if (!isDamage(error)) throw error;
-      this.recover(error);
-      return work();
-    }
+    return this.guard.read(work);
   }
 
   /** A write of fetched data; cut short by a damaged file, once more into the new one. */
@@ -171,27 +153,6 @@ export class CacheConnection {
 
   close(): void {
     this.guard.close();
-  }
-
-  /** Opens the file again when another process replaced it; answers whether it did. */
-  private follow(forWrite: boolean): boolean {
-    if (!this.guard.follow(forWrite)) return false;
-    this.renew();
-    return true;
-  }
-
-  private recover(error: unknown): void {
-    this.guard.recover(error);
-    this.renew();
-  }
-
-  /** After another file took this one's place: new statements, and whatever the cache made for it. */
-  private renew(): void {
-    if (this.generation === this.guard.generation) return;
-    this.generation = this.guard.generation;
-    this.statements.clear();
-    this.cacheId = null;
-    this.options.onRenew();
   }
 
   /**

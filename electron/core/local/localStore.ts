@@ -24,7 +24,6 @@ import {
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { RepairNotice } from '../../../shared/contract';
-import { AppFailure } from '../../../shared/errors';
 import { syncDirectory } from '../atomicWrite';
 import { ChangeLog } from '../cache/changeLog';
 import { GuardedDatabase, type SetAsideEvent } from '../guardedDatabase';
@@ -32,7 +31,7 @@ import type { Logger } from '../log';
 import { ownerToken } from '../processOwner';
 import { PRIVATE_FILE_MODE } from '../privateFiles';
 import { isDamage, quickCheck } from '../sqliteFile';
-import { storageError, storageFailure } from '../storageFailure';
+import { storageFailure } from '../storageFailure';
 import { Notices } from './notices';
 
 export const LOCAL_FILE = 'local.sqlite';
@@ -93,10 +92,8 @@ export interface LocalStoreOptions {
 export class LocalStore {
   readonly file: string;
   private readonly guarded: GuardedDatabase;
-  private readonly statements = new Map<string, Database.Statement>();
   private readonly now: () => Date;
   private readonly logger: Logger;
-  private generation = 0;
   private lastBackupLook = 0;
   /** Files set aside and not yet told as notices (the guard reports them while it opens). */
   private readonly repairs: SetAsideEvent[] = [];
@@ -120,6 +117,8 @@ export class LocalStore {
       countLost: (db) => (db.prepare('SELECT count(*) AS n FROM change_log').get() as { n: number }).n,
       restore: (target) => this.restoreBackup(target),
       onSetAside: (event) => this.repairs.push(event),
+      // A repair while in use: told once the restored (or new) file is open.
+      onReopen: () => this.tellRepairs(),
       logger: this.logger,
     });
     const statement = (sql: string) => this.statement(sql);
@@ -143,35 +142,23 @@ export class LocalStore {
    * Refused in a read-only folder, in the folder's own words; a full disk is told as such.
    */
   transaction<T>(fn: () => T): T {
-    const readOnly = this.readOnly;
-    if (readOnly) {
-      throw new AppFailure(
-        storageError('read_only', readOnly.code, { folder: readOnly.folder, place: 'data_folder' }),
-      );
-    }
+    this.guarded.assertWritable();
     const outermost = !this.guarded.db.inTransaction;
-    if (outermost) this.follow(true);
+    if (outermost) this.guarded.follow(true);
     try {
       const result = this.guarded.db.transaction(fn).immediate();
       if (outermost) this.backupIfDue();
       return result;
     } catch (error) {
-      if (outermost) this.repairIfDamaged(error);
+      // A damaged file is restored (or started afresh) for the next write; this one is lost.
+      if (outermost && isDamage(error)) this.guarded.recover(error);
       throw storageFailure(error, { folder: dirname(this.file), place: 'data_folder' }) ?? error;
     }
   }
 
   /** Runs a read; a damaged file is repaired and the read answered from the repaired one. */
   read<T>(fn: () => T): T {
-    if (this.guarded.db.inTransaction) return fn();
-    this.follow(false);
-    try {
-      return fn();
-    } catch (error) {
-      if (!isDamage(error)) throw error;
-      this.repairIfDamaged(error);
-      return fn();
-    }
+    return this.guarded.read(fn);
   }
 
   close(): void {
@@ -179,29 +166,7 @@ export class LocalStore {
   }
 
   private statement(sql: string): Database.Statement {
-    if (this.guarded.generation !== this.generation) {
-      this.statements.clear();
-      this.generation = this.guarded.generation;
-    }
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.guarded.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  private follow(forWrite: boolean): void {
-    this.guarded.follow(forWrite);
-  }
-
-  private repairIfDamaged(error: unknown): void {
-    try {
-      this.guarded.recover(error);
-    } catch {
-      return;
-    }
-    this.tellRepairs();
+    return this.guarded.statement(sql);
   }
 
   /** Records a notice for each file set aside (the new file holds it). */
