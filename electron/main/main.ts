@@ -23,6 +23,7 @@ import { writeExportFile } from '../core/export/exportFile';
 import { createLogger, rotatingFileSink } from '../core/log';
 import { nativeModuleFailureMessage } from '../core/nativeModules';
 import { createCoreServices, type CoreServices } from '../core/services';
+import { storageFailure } from '../core/storageFailure';
 import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../core/desktop/appProtocol';
 import { DEEP_LINK_SCHEME, findDeepLinkInArgv, parseDeepLink } from '../core/desktop/deepLink';
@@ -171,7 +172,9 @@ async function start(): Promise<void> {
 }
 
 function failToStart(thrown: unknown): void {
-  const error = toAppError(thrown);
+  // A full disk or a read-only data folder is told as such, not as "could not open its data".
+  const error =
+    storageFailure(thrown, { folder: userDataDir, place: 'data_folder' })?.error ?? toAppError(thrown);
   logger.error('ReportDesk could not start', {
     error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown),
     stack: thrown instanceof Error ? thrown.stack : undefined,
