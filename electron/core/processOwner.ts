@@ -19,47 +19,57 @@ function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 8);
 }
 
-/** This boot of this computer (Linux only); '0' where the OS does not say. */
-function bootId(): string {
+/** A file of /proc as text, or null where there is none (macOS, Windows, no such process). */
+function procText(path: string): string | null {
   try {
-    return shortHash(readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
-  } catch {
-    return '0';
-  }
-}
-
-/**
- * When `pid` started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or null where
- * there is no /proc (macOS, Windows) or no such process. The command name (field 2) may hold
- * spaces and parentheses, so the fields are counted after its last ')'.
- */
-export function startTick(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (the state): field 22 is fields[19].
-    return /^\d+$/.test(fields[19] ?? '') ? fields[19] : null;
+    return readFileSync(path, 'utf8');
   } catch {
     return null;
   }
 }
 
-/** Whether a process with this pid exists (EPERM: it does, owned by another user). */
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/**
+ * When `pid` started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or null where
+ * there is no /proc or no such process. The command name (field 2) may hold spaces and
+ * parentheses, so the fields are counted after its last ')'.
+ */
+export function startTick(pid: number): string | null {
+  const stat = procText(`/proc/${pid}/stat`);
+  if (stat === null) return null;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (the state): field 22 is fields[19], always a decimal number (proc(5)).
+  return fields[19] ?? null;
 }
+
+/** What ownerIsGone asks of the system; tests give their own answers. */
+export interface ProcessProbe {
+  /** This process's token. */
+  own(): string;
+  /** Whether a process with this pid exists (EPERM: it does, owned by another user). */
+  pidExists(pid: number): boolean;
+  startTick(pid: number): string | null;
+}
+
+export const SYSTEM_PROBE: ProcessProbe = {
+  own: () => ownerToken(),
+  pidExists(pid) {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  },
+  startTick,
+};
 
 let own: string | null = null;
 
 /** This process's token (made once). */
 export function ownerToken(): string {
-  // Without /proc, the start second stands in: it is never compared (see ownerIsGone).
-  own ??= `${shortHash(hostname())}-${bootId()}-${process.pid}-${startTick(process.pid) ?? Math.floor(Date.now() / 1000 - process.uptime())}`;
+  const boot = procText('/proc/sys/kernel/random/boot_id');
+  // Without /proc, '0' for the boot and the start second stand in: they are never compared.
+  own ??= `${shortHash(hostname())}-${boot === null ? '0' : shortHash(boot.trim())}-${process.pid}-${startTick(process.pid) ?? Math.floor(Date.now() / 1000 - process.uptime())}`;
   return own;
 }
 
@@ -74,15 +84,15 @@ export function isOwnerToken(text: string): boolean {
  * /proc says) the process with its pid started at another time. Anything else — another
  * computer, a token from an older ReportDesk, a process that still runs — is false.
  */
-export function ownerIsGone(token: string): boolean {
+export function ownerIsGone(token: string, probe: ProcessProbe = SYSTEM_PROBE): boolean {
   const match = TOKEN.exec(token);
   if (!match) return false;
   const [, host, boot, pidText, start] = match;
-  const mine = TOKEN.exec(ownerToken())!;
+  const mine = TOKEN.exec(probe.own())!;
   if (host !== mine[1]) return false;
   if (boot !== '0' && mine[2] !== '0' && boot !== mine[2]) return true;
   const pid = Number(pidText);
-  if (!pidExists(pid)) return true;
-  const now = startTick(pid);
+  if (!probe.pidExists(pid)) return true;
+  const now = probe.startTick(pid);
   return now !== null && now !== start;
 }

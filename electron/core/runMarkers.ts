@@ -24,19 +24,20 @@ export interface RunMarker {
 export function startRun(dataDir: string): RunMarker {
   const folder = join(dataDir, RUN_FOLDER);
   let uncleanEnd = false;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(folder);
   } catch {
     // No folder yet: no run before this one kept a marker.
+    names = [];
   }
   for (const name of names) {
     if (!ownerIsGone(name.split('.')[0])) continue;
     uncleanEnd = true;
     try {
-      rmSync(join(folder, name), { force: true, recursive: true });
+      rmSync(join(folder, name));
     } catch {
-      // A read-only folder: the next core that can write removes it.
+      // Removed by another core meanwhile, or a read-only folder (the next core that can write removes it).
     }
   }
   let marker: string | null = join(folder, `${ownerToken()}.${randomBytes(4).toString('hex')}`);

@@ -46,8 +46,9 @@ export function setAside(file: string, code: string): SetAside {
   for (const suffix of ['-wal', '-shm']) {
     try {
       renameSync(file + suffix, asideAs + suffix);
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') rmSync(file + suffix, { force: true });
+    } catch {
+      // None (a clean close removes them), or it cannot be moved: a new file must not meet it.
+      rmSync(file + suffix, { force: true });
     }
   }
   crashPoint('file.set-aside');
@@ -61,10 +62,12 @@ export function pruneSetAside(file: string, keep = SET_ASIDE_KEPT): void {
   const prefix = `${basename(file)}.corrupt-`;
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.startsWith(prefix) && !/-(wal|shm)$/.test(name));
+    names = readdirSync(dir);
   } catch {
     return;
   }
+  // Stryker disable next-line Regex: the names setAside makes hold -wal and -shm only as their end.
+  names = names.filter((name) => name.startsWith(prefix) && !/-(wal|shm)$/.test(name));
   for (const name of names.sort().reverse().slice(keep)) {
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, name + suffix), { force: true });
   }
@@ -75,11 +78,11 @@ export function pruneSetAside(file: string, keep = SET_ASIDE_KEPT): void {
  * this process cannot write: SQLite cannot open a WAL file there (it needs its -shm). The copy
  * is removed by `discard`. Null when there is no file or it cannot be copied.
  */
-export function temporaryCopy(file: string): { file: string; discard: () => void } | null {
+export function temporaryCopy(file: string, parent = tmpdir()): { file: string; discard: () => void } | null {
   if (!existsSync(file) || statSync(file).size === 0) return null;
   let dir: string | null = null;
   try {
-    dir = mkdtempSync(join(tmpdir(), 'reportdesk-read-only-'));
+    dir = mkdtempSync(join(parent, 'reportdesk-read-only-'));
     const copy = join(dir, basename(file));
     copyFileSync(file, copy);
     if (existsSync(file + '-wal')) copyFileSync(file + '-wal', copy + '-wal');

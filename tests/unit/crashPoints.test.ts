@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { armCrashPoints, CRASH_AT_ENV, CRASH_POINTS, crashPoint } from '../../electron/core/crashPoints';
 
 afterEach(() => armCrashPoints({}));
@@ -49,12 +49,33 @@ describe('crash points', () => {
     expect(kills()).toBe(0);
   });
 
+  it('counts past nine: point@12 kills the twelfth time', () => {
+    const { kills } = armed('refresh.page-committed@12');
+    for (let i = 0; i < 11; i++) crashPoint('refresh.page-committed');
+    expect(kills()).toBe(0);
+    crashPoint('refresh.page-committed');
+    expect(kills()).toBe(1);
+  });
+
+  it('kills with SIGKILL, this process, when no stand-in is given', () => {
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => true);
+    try {
+      armCrashPoints({ [CRASH_AT_ENV]: 'export.before-write' });
+      crashPoint('export.before-write');
+      expect(kill).toHaveBeenCalledWith(process.pid, 'SIGKILL');
+    } finally {
+      kill.mockRestore();
+    }
+  });
+
   it.each([
     'no.such-point',
     'sync.batch-written@0',
     'sync.batch-written@x',
     'Sync.batch-written',
     'sync.batch-written@',
+    '9sync.batch-written',
+    'sync.batch-written@2x',
   ])('refuses %s, naming the points, and stays disarmed', (value) => {
     let kills = 0;
     expect(() => armCrashPoints({ [CRASH_AT_ENV]: value }, () => kills++)).toThrow(

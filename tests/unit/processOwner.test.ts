@@ -5,8 +5,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { isOwnerToken, ownerIsGone, ownerToken, startTick } from '../../electron/core/processOwner';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  isOwnerToken,
+  ownerIsGone,
+  ownerToken,
+  startTick,
+  SYSTEM_PROBE,
+  type ProcessProbe,
+} from '../../electron/core/processOwner';
 import { deadOwnerToken } from '../helpers/deadOwner';
 import { skipWhen } from '../helpers/skip';
 
@@ -27,13 +34,18 @@ describe('owner tokens', () => {
     expect(ownerToken()).toBe(ownerToken());
   });
 
-  it.each(['', 'abc', '0123456-0-1-2', '01234567-0-x-2', '01234567-0-1-2-3', 'g1234567-0-1-2'])(
-    'tells %j is no token, and never gone',
-    (text) => {
-      expect(isOwnerToken(text)).toBe(false);
-      expect(ownerIsGone(text)).toBe(false);
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    '0123456-0-1-2',
+    '01234567-0-x-2',
+    '01234567-0-1-2-3',
+    'g1234567-0-1-2',
+    'z01234567-0-1-2',
+  ])('tells %j is no token, and never gone', (text) => {
+    expect(isOwnerToken(text)).toBe(false);
+    expect(ownerIsGone(text)).toBe(false);
+  });
 
   it('this process is not gone', () => {
     expect(ownerIsGone(ownerToken())).toBe(false);
@@ -79,6 +91,9 @@ describe('owner tokens', () => {
         expect(readFileSync(`/proc/${child.pid}/stat`, 'utf8')).toContain('(a) (b c)');
         const tick = startTick(child.pid!);
         expect(tick).toMatch(/^\d+$/);
+        // The same field read another way: the 20th after the state that follows the name.
+        const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        expect(tick).toBe(/\) [A-Za-z] (?:\S+ ){18}(\d+) /.exec(stat)?.[1]);
         // Started after this test's process.
         expect(Number(tick)).toBeGreaterThanOrEqual(Number(startTick(process.pid)));
       } finally {
@@ -87,4 +102,43 @@ describe('owner tokens', () => {
       expect(startTick(999999999)).toBeNull();
     },
   );
+});
+
+describe("the judgement, with the system's answers given", () => {
+  const HOST = 'aaaaaaaa';
+  const probe = (answers: Partial<ProcessProbe> & { mine: string }): ProcessProbe => ({
+    pidExists: () => true,
+    startTick: () => '100',
+    ...answers,
+    own: () => answers.mine,
+  });
+
+  it('another boot is gone, unless either side does not know its boot', () => {
+    expect(ownerIsGone(`${HOST}-bbbbbbbb-7-100`, probe({ mine: `${HOST}-cccccccc-1-1` }))).toBe(true);
+    expect(ownerIsGone(`${HOST}-0-7-100`, probe({ mine: `${HOST}-cccccccc-1-1` }))).toBe(false);
+    expect(ownerIsGone(`${HOST}-bbbbbbbb-7-100`, probe({ mine: `${HOST}-0-1-1` }))).toBe(false);
+    expect(ownerIsGone(`${HOST}-bbbbbbbb-7-100`, probe({ mine: `${HOST}-bbbbbbbb-1-1` }))).toBe(false);
+  });
+
+  it('a pid nobody has is gone; one whose start is unknown (no /proc) is not', () => {
+    const mine = `${HOST}-0-1-1`;
+    expect(ownerIsGone(`${HOST}-0-7-100`, probe({ mine, pidExists: () => false }))).toBe(true);
+    expect(ownerIsGone(`${HOST}-0-7-100`, probe({ mine, startTick: () => null }))).toBe(false);
+    expect(ownerIsGone(`${HOST}-0-7-100`, probe({ mine, startTick: () => '101' }))).toBe(true);
+    expect(ownerIsGone(`${HOST}-0-7-100`, probe({ mine }))).toBe(false);
+  });
+
+  it("the system's own answers: this pid exists, no pid 999999999 does; a process of another user exists too", () => {
+    expect(SYSTEM_PROBE.pidExists(process.pid)).toBe(true);
+    expect(SYSTEM_PROBE.pidExists(999999999)).toBe(false);
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => {
+      throw Object.assign(new Error('not yours'), { code: 'EPERM' });
+    });
+    try {
+      expect(SYSTEM_PROBE.pidExists(1)).toBe(true);
+    } finally {
+      kill.mockRestore();
+    }
+    expect(SYSTEM_PROBE.own()).toBe(ownerToken());
+  });
 });

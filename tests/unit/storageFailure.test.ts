@@ -60,10 +60,13 @@ describe('which failures are the disk', () => {
     () => {
       const disk = mountTmpfs(64 * 1024);
       try {
-        writeFileSync(join(disk.dir, 'filler'), Buffer.alloc(64 * 1024 - 4096));
-        expect(() => writeFileSync(join(disk.dir, 'more'), Buffer.alloc(16 * 1024))).toThrow(/ENOSPC/);
+        writeFileSync(join(disk.dir, 'filler'), Buffer.alloc(64 * 1024 - 8192));
+        // Nearly full: a few KB still free, and an I/O error here is the disk.
+        expect(freeBytes(disk.dir)).toBeGreaterThan(0);
         expect(freeBytes(disk.dir)).toBeLessThan(64 * 1024);
         expect(storageProblem(coded('SQLITE_IOERR_WRITE'), disk.dir)).toBe('disk_full');
+        expect(storageProblem(coded('SQLITE_BUSY'), disk.dir)).toBeNull();
+        expect(() => writeFileSync(join(disk.dir, 'more'), Buffer.alloc(16 * 1024))).toThrow(/ENOSPC/);
         disk.remount('ro');
         expect(readOnlyCode(disk.dir)).toBe('EROFS');
       } finally {
@@ -80,6 +83,9 @@ describe('which failures are the disk', () => {
         disk.remount('ro');
         expect(storageProblem(coded('SQLITE_CANTOPEN'), disk.dir)).toBe('read_only');
         expect(storageProblem(coded('SQLITE_IOERR_WRITE'), disk.dir)).toBe('read_only');
+        // Other codes are not the disk, even on a read-only one.
+        expect(storageProblem(coded('SQLITE_BUSY'), disk.dir)).toBeNull();
+        expect(storageProblem(coded('ENOENT'), disk.dir)).toBeNull();
       } finally {
         disk.unmount();
       }
@@ -118,6 +124,14 @@ describe('the sentences and the details', () => {
       offlineReports: 200,
     });
     expect(error.details?.freeBytes).toBeGreaterThanOrEqual(0);
+  });
+
+  it('without the reports offline known, the sentence goes without them', () => {
+    expect(
+      storageError('disk_full', 'ENOSPC', { folder: join(dir, 'gone'), place: 'data_folder' }).message,
+    ).toBe(
+      `The disk that holds the data folder ${join(dir, 'gone')} is full. Nothing was lost; free some space and try again.`,
+    );
   });
 
   it('a full export folder, one report, no free space known', () => {
@@ -172,7 +186,21 @@ describe('the sentences and the details', () => {
     expect(withOfflineReports(exportFull, () => 3)).toBe(exportFull);
     const other = new AppFailure(appError('network'));
     expect(withOfflineReports(other, () => 3)).toBe(other);
+    const internal = new AppFailure(
+      appError('internal', 'x', { details: { folder: dir, place: 'data_folder' } }),
+    );
+    expect(withOfflineReports(internal, () => 3)).toBe(internal);
+    const bareKind = new AppFailure(appError('disk_full'));
+    expect(withOfflineReports(bareKind, () => 3)).toBe(bareKind);
+    const noFolder = new AppFailure(appError('disk_full', 'x', { details: { place: 'data_folder' } }));
+    expect(withOfflineReports(noFolder, () => 3)).toBe(noFolder);
     expect(withOfflineReports('text', () => 3)).toBe('text');
+  });
+
+  it('a read-only data folder gets the reports still offline too', () => {
+    const bare = storageFailure(coded('EROFS'), { folder: dir, place: 'data_folder' })!;
+    const told = withOfflineReports(bare, () => 4) as AppFailure;
+    expect(told.error).toMatchObject({ kind: 'read_only', details: { offlineReports: 4, code: 'EROFS' } });
   });
 });
 
@@ -182,11 +210,17 @@ describe('every channel tells the disk as such (storageErrors.ts)', () => {
     const failing = (thrown: unknown) => async () => {
       throw thrown;
     };
+    const toldAlready = new AppFailure(
+      appError('disk_full', 'full', { details: { folder: dir, place: 'export', code: 'ENOSPC' } }),
+    );
+    const bare = new AppFailure(appError('read_only'));
     const handlers = withStorageErrors(
       {
         'cache:sync': failing(coded('SQLITE_FULL')),
         'cache:clear': failing(coded('EROFS')),
         'reports:list': failing(new AppFailure(appError('network'))),
+        'export:save': failing(toldAlready),
+        'offline:set': failing(bare),
         'cache:status': async () => ({ reportCount: 3 }),
       } as unknown as ContractHandlers,
       { folder: dir, offlineReports: () => 42, logger: createLogger('test', sink) },
@@ -201,11 +235,20 @@ describe('every channel tells the disk as such (storageErrors.ts)', () => {
     const network = await handlers['reports:list']({}).catch((e: unknown) => e);
     expect((network as AppFailure).error.kind).toBe('network');
     expect(await handlers['cache:status'](undefined)).toEqual({ reportCount: 3 });
+    // Told already (an export's full disk), or told without details: passed on as it is, logged.
+    expect(
+      await handlers['export:save']({ fileName: 'a.csv', format: 'csv', content: '' }).catch(
+        (e: unknown) => e,
+      ),
+    ).toBe(toldAlready);
+    expect(await handlers['offline:set']({ profileId: 'p' }).catch((e: unknown) => e)).toBe(bare);
     const log = sink.lines.join('\n');
     expect(log).toMatch(
       /WARN \[test:storage\] A request failed because of the disk\. .*"channel":"cache:sync".*"kind":"disk_full".*"code":"SQLITE_FULL"/,
     );
     expect(log).toMatch(/"channel":"cache:clear".*"kind":"read_only".*"code":"EROFS"/);
     expect(log).not.toContain('reports:list');
+    expect(log).toMatch(/"channel":"export:save","kind":"disk_full","code":"ENOSPC","folder":"[^"]+"/);
+    expect(log).toMatch(/"channel":"offline:set","kind":"read_only","code":"unknown error"\}/);
   });
 });

@@ -17,6 +17,7 @@
  * It also carries the change log's entries to local.sqlite after each outermost commit (the
  * outbox, changeOutbox.ts), and at open moves a change log an older version kept in the file.
  */
+import { failureCode } from '../errorCode';
 import type Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { AppFailure, appError } from '../../../shared/errors';
@@ -166,7 +167,7 @@ export class CacheConnection {
     } catch (error) {
       this.options.logger.warn(
         'The change log could not be written; its entries wait in the cache for the next write.',
-        { code: (error as { code?: unknown }).code },
+        { code: failureCode(error) },
       );
     }
   }

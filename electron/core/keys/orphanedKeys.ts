@@ -17,6 +17,7 @@
  * cached rows dropped); an add whose key never arrived is forgotten; an add whose key did is an
  * orphan with its profile to restore.
  */
+import { failureCode } from '../errorCode';
 import type { OrphanedKey } from '../../../shared/contract';
 import type { Logger } from '../log';
 import { ownerIsGone } from '../processOwner';
@@ -140,7 +141,7 @@ export class OrphanedKeys {
       this.options.clearScope(id);
     } catch (error) {
       this.options.logger.warn('The cached rows of a removed profile could not be dropped.', {
-        code: (error as { code?: unknown }).code,
+        code: failureCode(error),
       });
     }
     this.forgetRecord(id);

@@ -10,6 +10,7 @@
  * fsync, rename); a damaged file is set aside and the backup, when it passes its own check,
  * takes its place — what came after the backup is lost, and the notice says since when.
  */
+import { failureCode } from '../errorCode';
 import Database from 'better-sqlite3';
 import {
   chmodSync,
@@ -232,7 +233,7 @@ export class LocalStore {
     } catch (error) {
       rmSync(temporary, { force: true });
       this.logger.warn('The backup of the local file could not be made; the next write tries again.', {
-        code: (error as { code?: unknown }).code,
+        code: failureCode(error),
       });
     }
   }

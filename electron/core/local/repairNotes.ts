@@ -5,6 +5,7 @@
  * listens (the gateway's repairs service emits `repairs:changed`). A notice that cannot be
  * recorded (a read-only or full folder) is still told, and kept in memory for this run.
  */
+import { failureCode } from '../errorCode';
 import { randomUUID } from 'node:crypto';
 import type { RepairNotice } from '../../../shared/contract';
 import type { Logger } from '../log';
@@ -31,7 +32,7 @@ export class RepairNotes {
       stored = this.local.transaction(() => this.local.notices.add(notice));
     } catch (error) {
       this.logger.warn('A repair notice could not be recorded; it is shown for this run only.', {
-        code: (error as { code?: unknown }).code,
+        code: failureCode(error),
       });
       stored = { ...notice, id: randomUUID(), at: new Date().toISOString() } as RepairNotice;
       this.unrecorded.push(stored);

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { AppFailure, appError } from '../../../shared/errors';
 import { writeFileAtomic } from '../atomicWrite';
 import { crashPoint } from '../crashPoints';
-import { errorCode } from '../errorCode';
+import { errorCode, failureCode } from '../errorCode';
 import type { Logger } from '../log';
 import { storageFailure } from '../storageFailure';
 import type { ProfilesFile } from './profileRecord';
@@ -169,8 +169,7 @@ export class ProfilesOnDisk {
       });
     } catch (error) {
       // A lock that cannot be taken says why in its details (EROFS, EACCES…).
-      const code =
-        error instanceof AppFailure ? (error.error.details?.code ?? error.error.kind) : errorCode(error);
+      const code = failureCode(error);
       this.logger.error('The damaged profiles file could not be repaired.', { code });
       this.block(read, this.file, code);
     }
