@@ -246,7 +246,11 @@ const TARGETS = {
     'tests/integration/changeOutbox.test.ts',
   ],
   'electron/core/storageErrors.ts': ['tests/unit/storageFailure.test.ts'],
-  'electron/core/sqliteFile.ts': ['tests/integration/guardedDatabase.test.ts', 'tests/integration/localStore.test.ts'],
+  'electron/core/sqliteFile.ts': [
+    'tests/integration/sqliteFile.test.ts',
+    'tests/integration/guardedDatabase.test.ts',
+    'tests/integration/localStore.test.ts',
+  ],
   'electron/core/guardedDatabase.ts': [
     'tests/integration/guardedDatabase.test.ts',
     'tests/integration/localStore.test.ts',

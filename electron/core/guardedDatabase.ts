@@ -99,6 +99,7 @@ export class GuardedDatabase {
   /** The statement for `sql`, prepared once per file. */
   statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
+    // Stryker disable next-line ConditionalExpression: preparing it again each time gives the same statement, only slower.
     if (!statement) {
       statement = this.current.prepare(sql);
       this.statements.set(sql, statement);
@@ -113,7 +114,7 @@ export class GuardedDatabase {
     try {
       return work();
     } catch (error) {
-      if (!isDamage(error)) throw error;
+      // Anything but damage is thrown back by recover as it is.
       this.recover(error);
       return work();
     }
@@ -160,14 +161,15 @@ export class GuardedDatabase {
   }
 
   close(): void {
-    if (this.current.open) this.current.close();
+    // Closing a closed connection does nothing (better-sqlite3).
+    this.current.close();
     this.repairLock.close();
     this.discardCopy?.();
     this.discardCopy = null;
   }
 
   private reopen(repair: () => void): void {
-    if (this.current.open) this.current.close();
+    this.current.close();
     this.statements.clear();
     this.repairLock.run(() => {
       repair();
@@ -250,6 +252,7 @@ export class GuardedDatabase {
         });
       }
     }
+    // Stryker disable next-line StringLiteral: '' is an anonymous temporary database, as empty as ':memory:'.
     const db = new Database(':memory:');
     this.options.migrate(db, this.options.file);
     return db;

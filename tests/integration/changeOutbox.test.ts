@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normalizeListQuery } from '../../shared/model';
 import { AppFailure } from '../../shared/errors';
 import { CACHE_ID_META, moveLegacyChangeLog } from '../../electron/core/cache/changeOutbox';
+import { armCrashPoints, CRASH_AT_ENV } from '../../electron/core/crashPoints';
 import {
   isCacheReset,
   LAST_FULL_SYNC_META,
@@ -144,6 +145,18 @@ describe('the outbox', () => {
     expect(again.changes.list('p').map((c) => c.id)).toEqual(['30']);
   });
 
+  it('clearing is a crash point, inside its transaction', () => {
+    const cache = baselined();
+    let kills = 0;
+    armCrashPoints({ [CRASH_AT_ENV]: 'cache.clearing' }, () => kills++);
+    try {
+      cache.clearCopy('p');
+    } finally {
+      armCrashPoints({});
+    }
+    expect(kills).toBe(1);
+  });
+
   it('cache clear keeps the change log and seen marks; forgetting a scope clears them', () => {
     const cache = baselined();
     cache.putReports('p', generateReports(1, 40), T1);
@@ -152,9 +165,11 @@ describe('the outbox', () => {
     expect(cache.status('p').reportCount).toBe(0);
     expect(cache.changes.list('p').map((c) => c.id)).toEqual(['40']);
     expect(cache.changes.since('p')).toBe(T0);
-    // The file's own id is no scope, and stays through a clear of everything.
+    // The file's own id is no scope, and stays through a clear of everything; a scope only the
+    // change log still has is one too, in order.
     const id = cache.getMeta('', CACHE_ID_META);
-    expect(cache.scopes()).toEqual(['p']);
+    cache.local.transaction(() => cache.changes.setSince('a', T0));
+    expect(cache.scopes()).toEqual(['a', 'p']);
     cache.clearAll();
     expect(cache.getMeta('', CACHE_ID_META)).toBe(id);
     expect(cache.scopes()).toEqual([]);

@@ -6,10 +6,21 @@
  * private copy; a run killed before it closed is noticed by the next one.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppFailure } from '../../shared/errors';
 import { GuardedDatabase, type SetAsideEvent } from '../../electron/core/guardedDatabase';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { ownerToken } from '../../electron/core/processOwner';
@@ -103,6 +114,23 @@ describe('damage at open', () => {
     expect(asides()).toHaveLength(1);
   });
 
+  it('a check that lists findings (rather than failing) sets the file aside too, naming its first finding', () => {
+    // A table with an index (no WAL): a page of its tree overwritten is listed, not thrown.
+    const raw = new Database(file);
+    raw.exec('CREATE TABLE rows (text TEXT); CREATE INDEX rows_text ON rows (text)');
+    const insert = raw.prepare('INSERT INTO rows VALUES (?)');
+    raw.transaction(() => {
+      for (let i = 0; i < 3000; i++) insert.run(`${i}`.padEnd(300, 'y'));
+    })();
+    const pages = raw.pragma('page_count', { simple: true }) as number;
+    raw.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0x41), 0, 4096, Math.floor(pages * 0.3) * 4096);
+    closeSync(fd);
+    const { events } = guarded({ check: true });
+    expect(events).toEqual([expect.objectContaining({ during: 'open', code: '*** in database main ***' })]);
+  });
+
   it('a healthy file passes the check and is kept', () => {
     filled(50);
     const { db, events } = guarded({ check: true });
@@ -150,7 +178,13 @@ describe('damage found while in use', () => {
     filled(10);
     const first = guarded();
     const second = guarded();
+    const old = first.db.db;
     first.db.recover(Object.assign(new Error('damaged'), { code: 'SQLITE_CORRUPT' }));
+    // What it held, counted before it was set aside; its connection closed.
+    expect(first.events).toEqual([
+      expect.objectContaining({ lost: 10, during: 'use', code: 'SQLITE_CORRUPT' }),
+    ]);
+    expect(old.open).toBe(false);
     const now = Date.now() + 10_000;
     expect(second.db.follow(false, now)).toBe(true);
     expect(second.db.generation).toBe(1);
@@ -176,6 +210,100 @@ describe('damage found while in use', () => {
     expect(asides()).toHaveLength(1);
     expect(second.events).toEqual([]);
     expect(second.db.generation).toBe(1);
+  });
+});
+
+describe('following and reading', () => {
+  const damage = () => Object.assign(new Error('damaged'), { code: 'SQLITE_CORRUPT' });
+
+  it('looks before a read at most once a second: at 999 ms not, at 1000 ms again', () => {
+    filled(3);
+    const first = guarded();
+    const second = guarded();
+    const start = Date.now() + 60_000;
+    expect(second.db.follow(false, start)).toBe(false);
+    first.db.recover(damage());
+    expect(second.db.follow(false, start + 999)).toBe(false);
+    expect(second.db.follow(false, start + 1000)).toBe(true);
+  });
+
+  it('a read looks (throttled): right after a look, another read stays on the file it has', () => {
+    filled(3);
+    const first = guarded();
+    const second = guarded();
+    const count = () => second.db.read(() => second.db.statement('SELECT count(*) AS n FROM rows').get());
+    expect(count()).toEqual({ n: 3 });
+    first.db.recover(damage());
+    expect(count()).toEqual({ n: 3 });
+    expect(second.db.generation).toBe(0);
+    expect(second.db.follow(true)).toBe(true);
+    expect(count()).toEqual({ n: 0 });
+  });
+
+  it('inside a transaction a read never reopens the file under it', () => {
+    filled(3);
+    const first = guarded();
+    const second = guarded();
+    first.db.recover(damage());
+    second.db.db.transaction(() => {
+      expect(second.db.read(() => second.db.statement('SELECT count(*) AS n FROM rows').get())).toEqual({
+        n: 3,
+      });
+    })();
+    expect(second.db.generation).toBe(0);
+  });
+
+  it('a read that meets damage is answered again from the new file; anything else is thrown as it is', () => {
+    filled(3);
+    const { db } = guarded();
+    let calls = 0;
+    expect(
+      db.read(() => {
+        calls++;
+        if (calls === 1) throw damage();
+        return 'again';
+      }),
+    ).toBe('again');
+    const other = new Error('not damage');
+    expect(() =>
+      db.read(() => {
+        throw other;
+      }),
+    ).toThrow(other);
+  });
+
+  it('a file removed from under it: the next write opens a new one, and nothing is set aside', () => {
+    filled(3);
+    const { db, events } = guarded();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    expect(db.follow(true)).toBe(true);
+    expect(existsSync(file)).toBe(true);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    db.recover(damage());
+    expect(events).toEqual([]);
+    expect(asides()).toEqual([]);
+    expect(db.generation).toBe(2);
+  });
+
+  it('a repair that cannot take its lock says so in a sentence, and sets nothing aside', () => {
+    filled(3);
+    const { db } = guarded();
+    mkdirSync(join(dir, 'repair.lock', 'inside'), { recursive: true });
+    let thrown: unknown;
+    try {
+      db.recover(damage());
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as AppFailure).error).toEqual({
+      kind: 'internal',
+      message: expect.stringMatching(
+        new RegExp(
+          `^The damaged file ${file} could not be set aside \\(\\w+\\)\\. Check that the folder is writable, then try again\\.$`,
+        ),
+      ),
+    });
+    expect(asides()).toEqual([]);
   });
 });
 
@@ -211,9 +339,20 @@ describe('a read-only folder', () => {
       try {
         const target = join(disk.dir, 'data.sqlite');
         filled(30, target);
+        writeFileSync(join(disk.dir, 'garbage.sqlite'), 'not a database, long enough to be taken for a file');
         disk.remount('ro');
         const { db, events } = guarded({ file: target });
         expect(db.readOnly).toEqual({ folder: disk.dir, code: 'EROFS' });
+        let refused: unknown;
+        try {
+          db.assertWritable();
+        } catch (error) {
+          refused = error;
+        }
+        expect((refused as AppFailure).error).toMatchObject({
+          kind: 'read_only',
+          details: { folder: disk.dir, place: 'data_folder', code: 'EROFS' },
+        });
         expect(db.db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 30 });
         expect(db.db.name).not.toBe(target);
         const copy = db.db.name;
@@ -224,9 +363,16 @@ describe('a read-only folder', () => {
         db.close();
         expect(existsSync(copy)).toBe(false);
         expect(events).toEqual([]);
-        // No file at all: an empty one in memory, with its schema.
+        // No file at all: an empty one in memory, with its schema, and nothing to warn about.
         const empty = guarded({ file: join(disk.dir, 'none.sqlite') });
         expect(empty.db.db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 0 });
+        expect(empty.log()).toBe('');
+        // A file that is no database: its copy cannot be opened; empty too, said in the log.
+        const garbage = guarded({ file: join(disk.dir, 'garbage.sqlite') });
+        expect(garbage.db.db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 0 });
+        expect(garbage.log()).toMatch(
+          /WARN \[test\] The read-only copy could not be opened; starting empty\. \{"code":"SQLITE_NOTADB"\}/,
+        );
       } finally {
         for (const db of opened.splice(0)) db.close();
         disk.unmount();
@@ -244,6 +390,8 @@ describe('run markers', () => {
     const second = startRun(dir);
     expect(second.uncleanEnd).toBe(false);
     first.end();
+    // Only its own marker goes.
+    expect(readdirSync(join(dir, RUN_FOLDER))).toHaveLength(1);
     // Its marker removed by someone else meanwhile: ending still works.
     rmSync(join(dir, RUN_FOLDER), { recursive: true });
     second.end();

