@@ -169,9 +169,10 @@ export class GuardedDatabase {
   }
 
   private reopen(repair: () => void): void {
-    this.current.close();
     this.statements.clear();
+    // Closed only once the lock is held: a lock that cannot be taken leaves this file in use.
     this.repairLock.run(() => {
+      this.current.close();
       repair();
       this.current = this.openNow();
     });

@@ -304,6 +304,8 @@ describe('following and reading', () => {
       ),
     });
     expect(asides()).toEqual([]);
+    // The file it had is still in use.
+    expect(db.db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 3 });
   });
 });
 
