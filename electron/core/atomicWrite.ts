@@ -30,9 +30,9 @@ import { ownerIsGone, ownerToken } from './processOwner';
 import { PRIVATE_FILE_MODE } from './privateFiles';
 
 /** `.<name>.<owner>.<12 hex>.tmp`; owner as processOwner makes it. */
-const TEMP = /^\.(.+)\.([0-9a-f]{8}-(?:[0-9a-f]{8}|0)-\d+-\d+)\.[0-9a-f]{12}\.tmp$/;
+const TEMP = /^\..+\.([0-9a-f]{8}-(?:[0-9a-f]{8}|0)-\d+-\d+)\.[0-9a-f]{12}\.tmp$/;
 /** Temporary files of older versions (`.<name>.<12 hex>.tmp`) name no owner: an hour old, they are stale. */
-const OWNERLESS_TEMP = /^\.(.+)\.[0-9a-f]{12}\.tmp$/;
+const OWNERLESS_TEMP = /^\..+\.[0-9a-f]{12}\.tmp$/;
 const OWNERLESS_STALE_MS = 3_600_000;
 
 /**
@@ -42,12 +42,14 @@ const OWNERLESS_STALE_MS = 3_600_000;
  */
 export function writeFileAtomic(file: string, content: string): Stats {
   const dir = dirname(file);
-  sweepStaleTemps(dir, basename(file));
+  // What killed writes left here (an export's folder is swept at its next export).
+  sweepStaleTemps(dir);
   const temporary = join(dir, `.${basename(file)}.${ownerToken()}.${randomBytes(6).toString('hex')}.tmp`);
   let fd: number | null = null;
   try {
     fd = openSync(temporary, 'wx', PRIVATE_FILE_MODE);
     const bytes = Buffer.from(content, 'utf8');
+    // Stryker disable next-line ArithmeticOperator: where the split falls moves only the crash point, never what is written.
     const half = bytes.length >> 1;
     writeAll(fd, bytes.subarray(0, half));
     crashPoint('atomic-write.half-written');
@@ -80,11 +82,12 @@ function writeAll(fd: number, bytes: Buffer): void {
 }
 
 /**
- * Removes the temporary files in `dir` that a killed process left (of `name` only, when given):
- * their owner is gone, or, for an older version's unnamed ones, an hour old. Answers how many.
- * Never throws: a folder that cannot be read or written has nothing this could clean.
+ * Removes the temporary files in `dir` that a killed process left: their owner is gone; with
+ * `ownerless` (the data folder only, where every such name is ours), also an older version's
+ * unnamed ones an hour old. Answers how many. Never throws: a folder that cannot be read or
+ * written has nothing this could clean.
  */
-export function sweepStaleTemps(dir: string, name?: string): number {
+export function sweepStaleTemps(dir: string, options: { ownerless?: boolean } = {}): number {
   let entries: string[];
   try {
     entries = readdirSync(dir);
@@ -93,7 +96,8 @@ export function sweepStaleTemps(dir: string, name?: string): number {
   }
   let removed = 0;
   for (const entry of entries) {
-    if (!entry.endsWith('.tmp') || !isStaleTemp(join(dir, entry), entry, name)) continue;
+    if (!entry.endsWith('.tmp') || !isStaleTemp(join(dir, entry), entry, options.ownerless === true))
+      continue;
     try {
       rmSync(join(dir, entry), { force: true });
       removed++;
@@ -104,11 +108,10 @@ export function sweepStaleTemps(dir: string, name?: string): number {
   return removed;
 }
 
-function isStaleTemp(path: string, entry: string, name: string | undefined): boolean {
+function isStaleTemp(path: string, entry: string, ownerless: boolean): boolean {
   const owned = TEMP.exec(entry);
-  if (owned) return (name === undefined || owned[1] === name) && ownerIsGone(owned[2]);
-  const ownerless = OWNERLESS_TEMP.exec(entry);
-  if (!ownerless || (name !== undefined && ownerless[1] !== name)) return false;
+  if (owned) return ownerIsGone(owned[1]);
+  if (!ownerless || !OWNERLESS_TEMP.test(entry)) return false;
   try {
     return Date.now() - statSync(path).mtimeMs > OWNERLESS_STALE_MS;
   } catch {

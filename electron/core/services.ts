@@ -140,7 +140,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
   const events = new EventHub();
   // A run before this one that was killed left its marker: its files are checked before use.
   const run = startRun(options.dataDir);
-  const swept = sweepStaleTemps(options.dataDir);
+  const swept = sweepStaleTemps(options.dataDir, { ownerless: true });
   if (swept > 0) logger.info('removed temporary files that killed processes left', { swept });
   // Each part names its own log component ('cache', 'profiles', 'keychain', 'local').
   const local = LocalStore.open(paths.local, { check: run.uncleanEnd, logger });
