@@ -14,6 +14,7 @@ import type Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { asideName } from './asideName';
 import { crashPoint } from './crashPoints';
 import { errorCode } from './errorCode';
 
@@ -41,7 +42,7 @@ export interface SetAside {
 
 /** Renames `file` and its -wal and -shm aside as `<file>.corrupt-<time>`; removes older sets beyond SET_ASIDE_KEPT. */
 export function setAside(file: string, code: string): SetAside {
-  const asideAs = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
+  const asideAs = asideName(file);
   renameSync(file, asideAs);
   for (const suffix of ['-wal', '-shm']) {
     try {

@@ -145,6 +145,41 @@ describe('the outbox', () => {
     expect(again.changes.list('p').map((c) => c.id)).toEqual(['30']);
   });
 
+  it('the move is bracketed by its two crash points, and only when entries wait', () => {
+    const cache = baselined();
+    const hits: string[] = [];
+    for (const point of ['changes.outbox-committed', 'changes.log-committed']) {
+      armCrashPoints({ [CRASH_AT_ENV]: point }, () => hits.push(point));
+      try {
+        cache.setMeta('p', 'x', point);
+        expect(hits).toEqual([]);
+        cache.putReports('p', generateReports(1, point.length), T1);
+      } finally {
+        armCrashPoints({});
+      }
+      expect(hits).toEqual([point]);
+      hits.length = 0;
+    }
+  });
+
+  it('entries waiting for a scope go with it when it is cleared, and all of them with everything', () => {
+    const cache = baselined();
+    const db = (cache as unknown as { connection: { db: Database.Database } }).connection.db;
+    // As kills right after the rows' commits leave them: entries for three scopes wait.
+    const wait = (scope: string) =>
+      db
+        .prepare('INSERT INTO change_outbox (scope, id, kind, at, fields) VALUES (?, ?, ?, ?, ?)')
+        .run(scope, '60', 'added', T1, '{}');
+    for (const scope of ['p', 'q', 'r']) wait(scope);
+    cache.clearScope('q');
+    const logged = () => ['p', 'q', 'r'].map((scope) => cache.changes.list(scope).length);
+    expect(logged()).toEqual([1, 0, 1]);
+    wait('q');
+    cache.clearAll();
+    expect(logged()).toEqual([0, 0, 0]);
+    expect(outboxRows(cache)).toEqual({ n: 0 });
+  });
+
   it('clearing is a crash point, inside its transaction', () => {
     const cache = baselined();
     let kills = 0;
@@ -241,6 +276,54 @@ describe('a change log an older version kept in the cache', () => {
       expect(local.changes.since('q')).toBe('2026-11-05T00:00:00.000Z');
       // Gone now: a third move finds nothing.
       expect(moveLegacyChangeLog(raw, local, 'the-file-id')).toBe(0);
+    } finally {
+      raw.close();
+      local.close();
+    }
+  });
+});
+
+describe('moving an older change log, directly', () => {
+  function legacyFile(name: string, columns = 'seen INTEGER'): Database.Database {
+    const raw = new Database(join(dir, name));
+    raw.exec(
+      `CREATE TABLE meta (scope TEXT, key TEXT, value TEXT); CREATE TABLE change_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT, id TEXT, kind TEXT, at TEXT, fields TEXT, ${columns})`,
+    );
+    return raw;
+  }
+
+  it('two files’ logs moved into one local.sqlite are both kept (each named by its own file)', () => {
+    const local = LocalStore.open(join(dir, 'local.sqlite'), { logger: silentLogger });
+    try {
+      for (const [name, id] of [
+        ['a.sqlite', '1'],
+        ['b.sqlite', '2'],
+      ]) {
+        const raw = legacyFile(name);
+        raw
+          .prepare(
+            "INSERT INTO change_log (scope, id, kind, at, fields, seen) VALUES ('p', ?, 'added', ?, '{}', 0)",
+          )
+          .run(id, T0);
+        expect(moveLegacyChangeLog(raw, local, name)).toBe(1);
+        raw.close();
+      }
+      expect(
+        local.changes
+          .list('p')
+          .map((c) => c.id)
+          .sort(),
+      ).toEqual(['1', '2']);
+    } finally {
+      local.close();
+    }
+  });
+
+  it('a log it cannot read for another reason is an error, not "moved already"', () => {
+    const local = LocalStore.open(join(dir, 'local.sqlite'), { logger: silentLogger });
+    const raw = legacyFile('odd.sqlite', 'other INTEGER');
+    try {
+      expect(() => moveLegacyChangeLog(raw, local, 'odd')).toThrow(/no such column: seen/);
     } finally {
       raw.close();
       local.close();

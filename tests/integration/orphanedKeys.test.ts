@@ -12,7 +12,11 @@ import type { RepairsStatus } from '../../shared/contract';
 import { MemoryKeyStore, type KeyStore } from '../../electron/core/keys/keyStore';
 import { KeyVault } from '../../electron/core/keys/keyVault';
 import { OrphanedKeys } from '../../electron/core/keys/orphanedKeys';
-import { silentLogger } from '../../electron/core/log';
+import { EventHub } from '../../electron/core/events';
+import { RepairsService } from '../../electron/core/gateway/repairsService';
+import { LocalStore } from '../../electron/core/local/localStore';
+import { RepairNotes } from '../../electron/core/local/repairNotes';
+import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
 import { ProfileStore } from '../../electron/core/profiles/profileStore';
 import { createCoreServices, dataPaths, type CoreServices } from '../../electron/core/services';
 import { deadOwnerToken } from '../helpers/deadOwner';
@@ -210,6 +214,145 @@ describe('keys no profile names', () => {
   });
 });
 
+describe('restoring and removing, closely', () => {
+  const sink = memorySink();
+  function watched(over: Partial<ConstructorParameters<typeof OrphanedKeys>[0]> = {}): OrphanedKeys {
+    sink.lines.length = 0;
+    return new OrphanedKeys({
+      keys: new KeyVault(keychain),
+      profiles: store,
+      profilesFile: file,
+      clearScope: (id) => cleared.push(id),
+      logger: createLogger('test', sink),
+      ...over,
+    });
+  }
+
+  /** Two profiles removed from the list whose keys stayed (both in the backup: removed in one change). */
+  async function twoOrphans(): Promise<[string, string]> {
+    const a = store.add(profileInput('A'));
+    const b = store.add(profileInput('B'));
+    store.add(profileInput('Kept'));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(file, 'utf8')),
+        profiles: store.list().filter((p) => p.name === 'Kept'),
+      }),
+    );
+    store.close();
+    store = new ProfileStore(file);
+    await keychain.set(a.id, KEY);
+    await keychain.set(b.id, KEY);
+    return [a.id, b.id];
+  }
+
+  it('restores only the orphans named, says how many in the log, and nothing when none can be', async () => {
+    const [a, b] = await twoOrphans();
+    const repairs = watched();
+    expect((await repairs.find()).map((o) => o.account).sort()).toEqual([a, b].sort());
+    expect(await repairs.restore(['nobody'])).toBe(0);
+    expect(sink.lines).toEqual([]);
+    expect(await repairs.restore([a])).toBe(1);
+    expect(store.get(a)?.name).toBe('A');
+    expect(store.get(b)).toBeUndefined();
+    expect(sink.lines.join('\n')).toMatch(/INFO \[test\] Profiles of orphaned keys restored\. \{"count":1\}/);
+  });
+
+  it('removes only the orphans named and logs how many; a key whose profile came back meanwhile stays', async () => {
+    const [a, b] = await twoOrphans();
+    expect(await watched().remove([])).toBe(0);
+    expect(sink.lines).toEqual([]);
+    // Another process restores B while this one lists the keychain.
+    const racing: KeyStore = {
+      get: keychain.get.bind(keychain),
+      set: keychain.set.bind(keychain),
+      delete: keychain.delete.bind(keychain),
+      accounts: async () => {
+        const listed = await keychain.accounts!();
+        if (!store.get(b))
+          store.restore([{ ...profileInput('B'), id: b, createdAt: '2026-01-01T00:00:00.000Z' }]);
+        return listed;
+      },
+    };
+    const repairs = watched({ keys: new KeyVault(racing) });
+    expect(await repairs.remove()).toBe(1);
+    expect(await keychain.get(a)).toBeNull();
+    expect(await keychain.get(b)).toBe(KEY);
+    expect(sink.lines.join('\n')).toMatch(
+      /INFO \[test\] Orphaned keys removed from the keychain\. \{"count":1\}/,
+    );
+  });
+
+  it('with no evidence of any orphan, the keychain is not even listed', async () => {
+    store.add(profileInput('Kept'));
+    let listed = 0;
+    const counting: KeyStore = {
+      get: keychain.get.bind(keychain),
+      set: keychain.set.bind(keychain),
+      delete: keychain.delete.bind(keychain),
+      accounts: async () => {
+        listed++;
+        return keychain.accounts!();
+      },
+    };
+    expect(await watched({ keys: new KeyVault(counting) }).find()).toEqual([]);
+    expect(listed).toBe(0);
+  });
+
+  it('an interrupted add’s profile comes back as an ordinary profile (never a demo one)', async () => {
+    store.add(profileInput('Kept'));
+    await keychain.set('added-3', KEY);
+    leftByKilledProcess({
+      id: 'added-3',
+      op: 'add',
+      profile: { name: 'New', baseUrl: 'https://n.example', allowInsecureHttp: true },
+    });
+    expect(await watched().restore()).toBe(1);
+    expect(store.get('added-3')).toMatchObject({ demo: false, allowInsecureHttp: true });
+  });
+
+  it('of two damaged copies, the one that kept the profile whole is preferred to one that kept only its id', async () => {
+    store.add(profileInput('Kept'));
+    writeFileSync(
+      `${file}.corrupt-2026-01-02T000000000Z`,
+      '{"version": 1, "profiles": [{"id": "lost-3", "na',
+    );
+    writeFileSync(
+      `${file}.corrupt-2026-01-01T000000000Z`,
+      '{"version": 1, "profiles": [{"id": "lost-3", "name": "Lost", "baseUrl": "https://l.example"}, {"id": "x',
+    );
+    await keychain.set('lost-3', KEY);
+    expect(await watched().find()).toEqual([
+      {
+        account: 'lost-3',
+        keyHint: 'abcd',
+        profile: { name: 'Lost', baseUrl: 'https://l.example' },
+        foundIn: 'damaged_file',
+      },
+    ]);
+  });
+
+  it('a remove finished for a killed process says so; cached rows it cannot drop are a warning, the key still goes', async () => {
+    store.add(profileInput('Kept'));
+    await keychain.set('removed-2', KEY);
+    leftByKilledProcess({ id: 'removed-2', op: 'remove' });
+    const repairs = watched({
+      clearScope: () => {
+        throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      },
+    });
+    expect(await repairs.find()).toEqual([]);
+    expect(await keychain.get('removed-2')).toBeNull();
+    expect(store.pendingKeyChanges()).toEqual([]);
+    const log = sink.lines.join('\n');
+    expect(log).toMatch(
+      /WARN \[test\] The cached rows of a removed profile could not be dropped\. \{"code":"SQLITE_IOERR"\}/,
+    );
+    expect(log).toMatch(/INFO \[test\] Finished the removal of a profile that a killed process had begun\./);
+  });
+});
+
 describe('the repairs channels', () => {
   let core: CoreServices;
   let keys: MemoryKeyStore;
@@ -295,5 +438,117 @@ describe('the repairs channels', () => {
     });
     expect(await core.handlers['profiles:startAfresh'](undefined)).toEqual({ profiles: [], activeId: null });
     expect((await core.handlers['repairs:status'](undefined)).profilesDamaged).toBeNull();
+  });
+});
+
+describe('the repairs service, on its own', () => {
+  let local: LocalStore;
+  let events: EventHub;
+  let heard: RepairsStatus[];
+  let announced: number;
+  const sink = memorySink();
+  beforeEach(() => {
+    local = LocalStore.open(join(dir, 'local.sqlite'), { logger: silentLogger });
+    events = new EventHub();
+    heard = [];
+    announced = 0;
+    sink.lines.length = 0;
+    events.subscribe((event, payload) => {
+      if (event === 'repairs:changed') heard.push(payload as RepairsStatus);
+    });
+  });
+  afterEach(() => local.close());
+
+  function service(over: Partial<ConstructorParameters<typeof RepairsService>[0]> = {}): RepairsService {
+    return new RepairsService({
+      notes: new RepairNotes(local, silentLogger),
+      profiles: store,
+      orphans,
+      events,
+      announceProfiles: async () => {
+        announced++;
+        return { profiles: [], activeId: null };
+      },
+      logger: createLogger('test', sink),
+      ...over,
+    });
+  }
+
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('a keychain that fails when searched shows no orphans, and the log says why', async () => {
+    const failing: KeyStore = {
+      ...keychain,
+      get: keychain.get.bind(keychain),
+      set: keychain.set.bind(keychain),
+      delete: keychain.delete.bind(keychain),
+      accounts: () => Promise.reject(new Error('The keyring is locked')),
+    };
+    const gone = store.add(profileInput('Gone'));
+    store.add(profileInput('Kept'));
+    store.remove(gone.id);
+    const blind = new OrphanedKeys({
+      keys: new KeyVault(failing),
+      profiles: store,
+      profilesFile: file,
+      clearScope: () => undefined,
+      logger: silentLogger,
+    });
+    expect((await service({ orphans: blind }).status()).orphanedKeys).toEqual([]);
+    expect(sink.lines.join('\n')).toMatch(
+      /WARN \[test:repairs\] The keychain could not be searched for orphaned keys\..*The keyring is locked/,
+    );
+  });
+
+  it('restores every orphan’s profile when none is named, and announces the profiles only when one came back', async () => {
+    const a = store.add(profileInput('A'));
+    store.add(profileInput('B'));
+    store.remove(a.id);
+    const repairs = service();
+    // Nothing to restore yet: the key is not in the keychain.
+    await repairs.restoreKeys(undefined);
+    expect(announced).toBe(0);
+    await keychain.set(a.id, KEY);
+    const after = await repairs.restoreKeys(undefined);
+    expect(after.orphanedKeys).toEqual([]);
+    expect(announced).toBe(1);
+    expect(
+      store
+        .list()
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['A', 'B']);
+    expect(heard.at(-1)).toEqual(after);
+  });
+
+  it('while the profiles file is damaged, no key is called an orphan', async () => {
+    const gone = store.add(profileInput('Gone'));
+    store.add(profileInput('Kept'));
+    store.remove(gone.id);
+    await keychain.set(gone.id, KEY);
+    expect((await service().status()).orphanedKeys.map((o) => o.account)).toEqual([gone.id]);
+    store.close();
+    rmSync(`${file}.backup`, { force: true });
+    writeFileSync(file, '{"version": 1, "profiles": [');
+    store = new ProfileStore(file);
+    const status = await service({ profiles: store }).status();
+    expect(status.profilesDamaged).not.toBeNull();
+    expect(status.orphanedKeys).toEqual([]);
+  });
+
+  it('announces each new notice until it is closed', async () => {
+    const notes = new RepairNotes(local, silentLogger);
+    const repairs = service({ notes });
+    const notice = {
+      kind: 'local_restored' as const,
+      details: { asideAs: 'x', entriesLost: 0, backupSavedAt: null },
+    };
+    notes.note(notice);
+    await settled();
+    expect(heard).toHaveLength(1);
+    repairs.close();
+    notes.note(notice);
+    await settled();
+    expect(heard).toHaveLength(1);
   });
 });

@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asideName } from '../../electron/core/asideName';
 import { armCrashPoints, CRASH_AT_ENV } from '../../electron/core/crashPoints';
 import { isDamage, pruneSetAside, quickCheck, setAside, temporaryCopy } from '../../electron/core/sqliteFile';
 
@@ -91,6 +92,16 @@ describe('setting a damaged file aside', () => {
     expect(existsSync(`${file}-wal`)).toBe(false);
     expect(existsSync(`${aside.asideAs}-wal`)).toBe(true);
     expect(existsSync(`${aside.asideAs}-shm`)).toBe(false);
+  });
+
+  it('two set aside in the same millisecond keep both: the second name is numbered', () => {
+    const at = new Date('2026-11-28T01:02:03.456Z');
+    const first = asideName(file, at);
+    expect(first).toBe(`${file}.corrupt-2026-11-28T010203456Z`);
+    writeFileSync(first, 'one');
+    expect(asideName(file, at)).toBe(`${first}-2`);
+    writeFileSync(`${first}-2`, 'two');
+    expect(asideName(file, at)).toBe(`${first}-3`);
   });
 
   it('a -shm that cannot be moved beside it (a folder of that name there) is removed instead', () => {

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sweepStaleTemps, writeFileAtomic } from '../../electron/core/atomicWrite';
+import { sweepStaleTemps, syncDirectory, writeFileAtomic } from '../../electron/core/atomicWrite';
 import { armCrashPoints, CRASH_AT_ENV } from '../../electron/core/crashPoints';
 import { ownerToken } from '../../electron/core/processOwner';
 import { deadOwnerToken } from '../helpers/deadOwner';
@@ -93,9 +93,58 @@ describe('temporary files a killed write left', () => {
     expect(readdirSync(dir).sort()).toEqual([foreign, fresh].sort());
   });
 
+  it('only names exactly as a write makes them are swept (nothing before the dot, nothing after .tmp)', () => {
+    const dead = deadOwnerToken();
+    const kept = [
+      `profiles.json.${dead}.${hex}.tmp`,
+      `.profiles.json.${dead}.${hex}.tmp.mine.tmp`,
+      'profiles.json.0123456789ab.tmp',
+      '.profiles.json.0123456789ab.tmp.mine.tmp',
+    ];
+    for (const name of kept) writeFileSync(join(dir, name), 'not a write’s');
+    const hourAgo = (Date.now() - 3_600_000 - 1000) / 1000;
+    for (const name of kept) utimesSync(join(dir, name), hourAgo, hourAgo);
+    expect(sweepStaleTemps(dir, { ownerless: true })).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([...kept].sort());
+  });
+
   it('a folder that cannot be read has nothing to sweep', () => {
     expect(sweepStaleTemps(join(dir, 'missing'))).toBe(0);
   });
+});
+
+describe('a write that fails part way', () => {
+  const openFiles = () => readdirSync('/proc/self/fd').length;
+
+  it.skipIf(process.platform !== 'linux')(
+    'keeps the old file, leaves no temporary file and no open file behind',
+    () => {
+      const file = join(dir, 'state.json');
+      writeFileAtomic(file, 'old');
+      const before = openFiles();
+      armCrashPoints({ [CRASH_AT_ENV]: 'atomic-write.half-written' }, () => {
+        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      });
+      try {
+        expect(() => writeFileAtomic(file, 'new content')).toThrow('no space left on device');
+      } finally {
+        armCrashPoints({});
+      }
+      expect(readFileSync(file, 'utf8')).toBe('old');
+      expect(readdirSync(dir)).toEqual(['state.json']);
+      expect(openFiles()).toBe(before);
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'syncing a folder leaves no open file, and a missing one is no error',
+    () => {
+      const before = openFiles();
+      syncDirectory(dir);
+      syncDirectory(join(dir, 'missing'));
+      expect(openFiles()).toBe(before);
+    },
+  );
 });
 
 describe('its crash points', () => {

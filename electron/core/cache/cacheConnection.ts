@@ -88,9 +88,13 @@ export class CacheConnection {
   }
 
   private fileId(): string {
-    const row = this.statement("SELECT value FROM meta WHERE scope = '' AND key = ?").get(CACHE_ID_META) as
-      { value: string } | undefined;
-    return row?.value ?? 'unknown';
+    // v7 gives every file its id; one that lost it (a hand-edited file) gets a new one, so no
+    // two files ever name their entries alike (the change log would ignore the second's).
+    this.statement(
+      "INSERT OR IGNORE INTO meta (scope, key, value) VALUES ('', ?, lower(hex(randomblob(16))))",
+    ).run(CACHE_ID_META);
+    const row = this.statement("SELECT value FROM meta WHERE scope = '' AND key = ?").get(CACHE_ID_META);
+    return (row as { value: string }).value;
   }
 
   get db(): Database.Database {
@@ -147,7 +151,8 @@ export class CacheConnection {
     try {
       return work();
     } catch (error) {
-      if (!isCacheReset(error) || this.guard.db.inTransaction) throw error;
+      // Only the outermost transaction fails with cache_reset, so this is never inside one.
+      if (!isCacheReset(error)) throw error;
       return work();
     }
   }

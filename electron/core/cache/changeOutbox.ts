@@ -56,11 +56,6 @@ export class ChangeOutbox {
     }
   }
 
-  /** Whether entries wait to be moved. */
-  waiting(): boolean {
-    return this.statement('SELECT 1 FROM change_outbox LIMIT 1').get() !== undefined;
-  }
-
   /** Moves every waiting entry into the change log, then removes what moved; answers how many. */
   moveTo(local: LocalStore): number {
     const rows = this.statement(

@@ -116,15 +116,14 @@ export class OrphanedKeys {
           };
           return { account, keyHint, profile: this.shown(stored), foundIn: 'interrupted_add', stored };
         }
-        const found =
-          known.find((profile) => profile.id === account && profile.stored !== null) ??
-          known.find((profile) => profile.id === account);
+        // Where it is known whole; an id alone (a damaged copy's remains) restores nothing.
+        const found = known.find((profile) => profile.id === account && profile.stored !== null);
         const stored = found?.stored ?? null;
         return {
           account,
           keyHint,
           profile: stored && this.shown(stored),
-          foundIn: stored ? found!.source : null,
+          foundIn: found?.source ?? null,
           stored,
         };
       });

@@ -11,11 +11,12 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   type Stats,
+  unlinkSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { asideName } from '../asideName';
 import { errorCode } from '../errorCode';
 import { ProfilesFileSchema, type ProfilesFile, type StoredProfile } from './profileRecord';
 
@@ -50,10 +51,9 @@ export function parseProfiles(
   if (typeof version === 'number' && version > 1) return { newer: version };
   const parsed = ProfilesFileSchema.safeParse(json);
   if (!parsed.success) return { reason: 'its content is not a profile list ReportDesk understands' };
-  const ids = new Set(parsed.data.profiles.map((profile) => profile.id));
-  const activeId =
-    parsed.data.activeId !== null && ids.has(parsed.data.activeId) ? parsed.data.activeId : null;
-  return { state: { ...parsed.data, activeId: activeId ?? parsed.data.profiles[0]?.id ?? null } };
+  const { activeId, profiles } = parsed.data;
+  const known = profiles.some((profile) => profile.id === activeId);
+  return { state: { ...parsed.data, activeId: known ? activeId : (profiles[0]?.id ?? null) } };
 }
 
 /** Reads and classifies the file (one open: its signature and its text are of the same version). */
@@ -90,11 +90,6 @@ export function readBackup(file: string): { state: ProfilesFile; text: string; s
   const read = readProfilesFile(file + BACKUP_SUFFIX);
   if (read.kind !== 'good') return null;
   return { state: read.state, text: read.text, savedAt: statSync(file + BACKUP_SUFFIX).mtime.toISOString() };
-}
-
-/** A new name beside `file` for a damaged copy: `<file>.corrupt-<time>`. */
-export function asideName(file: string): string {
-  return `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
 }
 
 /** The damaged copies kept beside `file`, newest first. */
@@ -142,9 +137,9 @@ export function copyAside(file: string): string {
 export function pruneDamagedCopies(file: string): void {
   for (const old of damagedCopies(file).slice(SET_ASIDE_KEPT)) {
     try {
-      if (statSync(old).isFile()) rmSync(old, { force: true });
+      unlinkSync(old);
     } catch {
-      // Gone already, or not ours to remove.
+      // Gone already, or not ours to remove (a folder is never unlinked).
     }
   }
 }
@@ -212,9 +207,9 @@ export function salvageProfiles(text: string): { id: string; stored: StoredProfi
 /** A JSON string field's value in `text`, or null when it is not there whole. */
 function stringField(text: string, field: string): string | null {
   const match = new RegExp(`"${field}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*")`).exec(text);
-  if (!match) return null;
   try {
-    const value = JSON.parse(match[1]) as string;
+    // No match (null) fails here as surely as a string JSON cannot read: either way, no value.
+    const value = JSON.parse((match as RegExpExecArray)[1]) as string;
     return value === '' ? null : value;
   } catch {
     return null;

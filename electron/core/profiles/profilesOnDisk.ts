@@ -4,9 +4,10 @@
  * what to do when the file cannot be used (issue 30) — restore the backup, or block every read
  * and write until the user agrees to start afresh. A file of a newer ReportDesk blocks too.
  */
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AppFailure, appError } from '../../../shared/errors';
+import { asideName } from '../asideName';
 import { writeFileAtomic } from '../atomicWrite';
 import { crashPoint } from '../crashPoints';
 import { errorCode, failureCode } from '../errorCode';
@@ -14,7 +15,6 @@ import type { Logger } from '../log';
 import { storageFailure } from '../storageFailure';
 import type { ProfilesFile } from './profileRecord';
 import {
-  asideName,
   BACKUP_SUFFIX,
   copyAside,
   EMPTY_PROFILES,
@@ -97,8 +97,10 @@ export class ProfilesOnDisk {
       );
     }
     try {
+      // No copy could be made (unreadable, a folder): the file itself is moved aside.
       if (damage.asideAs === this.file) renameSync(this.file, asideName(this.file));
-      else rmSync(this.file, { recursive: true, force: true });
+      // unlinkSync, not rmSync: Node 24's rmSync throws errors without their code (EROFS…).
+      else unlinkSync(this.file);
     } catch (error) {
       throw this.saveFailure(error);
     }
@@ -137,10 +139,15 @@ export class ProfilesOnDisk {
         ),
       };
     } else {
-      this.state = read.state;
-      this.seen = read.signature;
-      this.goodText = read.text;
+      this.applyGood(read);
     }
+  }
+
+  private applyGood(read: { state: ProfilesFile; text: string; signature: string }): void {
+    this.trouble = null;
+    this.state = read.state;
+    this.seen = read.signature;
+    this.goodText = read.text;
   }
 
   /**
@@ -159,7 +166,7 @@ export class ProfilesOnDisk {
         const asideAs = asideName(this.file);
         renameSync(this.file, asideAs);
         const stats = writeFileAtomic(this.file, backup.text);
-        this.apply({ kind: 'good', state: backup.state, text: backup.text, signature: signatureOf(stats) });
+        this.applyGood({ state: backup.state, text: backup.text, signature: signatureOf(stats) });
         pruneDamagedCopies(this.file);
         this.logger.warn(
           `The profiles file could not be used because ${again.reason}; its backup of ${backup.savedAt} was restored.`,
