@@ -41,8 +41,8 @@ export interface SetAside {
 }
 
 /** Renames `file` and its -wal and -shm aside as `<file>.corrupt-<time>`; removes older sets beyond SET_ASIDE_KEPT. */
-export function setAside(file: string, code: string): SetAside {
-  const asideAs = asideName(file);
+export function setAside(file: string, code: string, now = new Date()): SetAside {
+  const asideAs = asideName(file, now);
   renameSync(file, asideAs);
   for (const suffix of ['-wal', '-shm']) {
     try {
@@ -69,6 +69,7 @@ export function pruneSetAside(file: string, keep = SET_ASIDE_KEPT): void {
   }
   // Stryker disable next-line Regex: the names setAside makes hold -wal and -shm only as their end.
   names = names.filter((name) => name.startsWith(prefix) && !/-(wal|shm)$/.test(name));
+  // Stryker disable next-line MethodExpression: Node's readdirSync answers names sorted already (libuv's scandir); no file system promises it, so it stays.
   for (const name of names.sort().reverse().slice(keep)) {
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, name + suffix), { force: true });
   }
@@ -90,7 +91,8 @@ export function temporaryCopy(file: string, parent = tmpdir()): { file: string; 
     const made = dir;
     return { file: copy, discard: () => rmSync(made, { recursive: true, force: true }) };
   } catch {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    // Made just now (mkdtemp succeeded when dir is set): it is there to remove.
+    if (dir) rmSync(dir, { recursive: true });
     return null;
   }
 }

@@ -16,6 +16,8 @@ import {
   readProfilesFile,
   salvageProfiles,
 } from '../../electron/core/profiles/profilesFile';
+import { skipWhen } from '../helpers/skip';
+import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
 
 let dir: string;
 let file: string;
@@ -99,10 +101,27 @@ describe('copies of damaged files', () => {
   });
 
   it('a file that cannot be read is not copied: the file itself is named', () => {
+    writeFileSync(`${file}.corrupt-2026-01-01T000000000Z`, 'an earlier damage');
     mkdirSync(file);
     expect(copyAside(file)).toBe(file);
-    expect(copies()).toEqual([]);
+    expect(copies()).toEqual(['profiles.json.corrupt-2026-01-01T000000000Z']);
   });
+
+  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+    'in a read-only folder no copy can be made: the file itself is named',
+    () => {
+      const disk = mountTmpfs(64 * 1024);
+      try {
+        const target = join(disk.dir, 'profiles.json');
+        writeFileSync(target, 'damaged');
+        disk.remount('ro');
+        expect(copyAside(target)).toBe(target);
+        expect(readdirSync(disk.dir)).toEqual(['profiles.json']);
+      } finally {
+        disk.unmount();
+      }
+    },
+  );
 
   it('a folder among the copies is skipped when comparing, and never pruned', () => {
     mkdirSync(`${file}.corrupt-2026-01-09T000000000Z`);

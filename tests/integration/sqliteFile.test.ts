@@ -16,7 +16,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asideName } from '../../electron/core/asideName';
 import { armCrashPoints, CRASH_AT_ENV } from '../../electron/core/crashPoints';
@@ -107,14 +107,11 @@ describe('setting a damaged file aside', () => {
   it('a -shm that cannot be moved beside it (a folder of that name there) is removed instead', () => {
     writeFileSync(file, 'main');
     writeFileSync(`${file}-shm`, 'shm');
-    const before = new Date().toISOString().replace(/[:.]/g, '');
-    // The name it would take is a non-empty folder: the rename fails.
-    for (let ms = 0; ms < 50; ms++) {
-      const stamp = new Date(Date.now() + ms).toISOString().replace(/[:.]/g, '');
-      mkdirSync(join(dir, `data.sqlite.corrupt-${stamp}-shm`, 'inside'), { recursive: true });
-    }
-    const aside = setAside(file, 'SQLITE_NOTADB');
-    expect(aside.asideAs >= join(dir, `data.sqlite.corrupt-${before}`)).toBe(true);
+    const at = new Date('2026-11-28T01:02:03.456Z');
+    // The name its -shm would take is a non-empty folder: that rename fails.
+    mkdirSync(join(dir, 'data.sqlite.corrupt-2026-11-28T010203456Z-shm', 'inside'), { recursive: true });
+    const aside = setAside(file, 'SQLITE_NOTADB', at);
+    expect(aside.asideAs).toBe(join(dir, 'data.sqlite.corrupt-2026-11-28T010203456Z'));
     expect(existsSync(`${file}-shm`)).toBe(false);
   });
 
@@ -163,6 +160,17 @@ describe('the private copy of a read-only folder’s file', () => {
     expect(existsSync(`${copy.file}-wal`)).toBe(true);
     copy.discard();
     expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it('copies a file without a -wal alone; discarding a copy the system already cleaned away is no error', () => {
+    writeFileSync(file, 'main');
+    const parent = join(dir, 'tmp');
+    mkdirSync(parent);
+    const copy = temporaryCopy(file, parent)!;
+    expect(copy).not.toBeNull();
+    expect(readdirSync(dirname(copy.file))).toEqual(['data.sqlite']);
+    rmSync(dirname(copy.file), { recursive: true });
+    expect(() => copy.discard()).not.toThrow();
   });
 
   it('is none for no file, an empty file, or a file that cannot be copied (and leaves nothing)', () => {

@@ -95,14 +95,23 @@ export function readBackup(file: string): { state: ProfilesFile; text: string; s
 /** The damaged copies kept beside `file`, newest first. */
 export function damagedCopies(file: string): string[] {
   const prefix = `${basename(file)}.corrupt-`;
+  let names: string[];
   try {
-    return readdirSync(dirname(file))
-      .filter((name) => name.startsWith(prefix))
-      .sort()
-      .reverse()
-      .map((name) => join(dirname(file), name));
+    names = readdirSync(dirname(file)).filter((name) => name.startsWith(prefix));
   } catch {
     return [];
+  }
+  // Stryker disable next-line MethodExpression: Node's readdirSync answers names sorted already (libuv's scandir); no file system promises it, so it stays.
+  names.sort();
+  return names.reverse().map((name) => join(dirname(file), name));
+}
+
+/** The bytes of `path`, or null when it cannot be read (gone, a folder, unreadable). */
+function bytesOf(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
   }
 }
 
@@ -111,19 +120,10 @@ export function damagedCopies(file: string): string[] {
  * answers where; the file itself when it cannot be copied (unreadable, a folder).
  */
 export function copyAside(file: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    return file;
-  }
-  for (const copy of damagedCopies(file)) {
-    try {
-      if (readFileSync(copy).equals(bytes)) return copy;
-    } catch {
-      // A folder or an unreadable copy: not the same.
-    }
-  }
+  const bytes = bytesOf(file);
+  if (bytes === null) return file;
+  const same = damagedCopies(file).find((copy) => bytesOf(copy)?.equals(bytes));
+  if (same) return same;
   const aside = asideName(file);
   try {
     copyFileSync(file, aside);
