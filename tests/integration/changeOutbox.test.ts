@@ -151,7 +151,7 @@ describe('the outbox', () => {
     for (const point of ['changes.outbox-committed', 'changes.log-committed']) {
       armCrashPoints({ [CRASH_AT_ENV]: point }, () => hits.push(point));
       try {
-        cache.setMeta('p', 'x', point);
+        cache.transaction(() => cache.setMeta('p', 'x', point));
         expect(hits).toEqual([]);
         cache.putReports('p', generateReports(1, point.length), T1);
       } finally {
@@ -162,7 +162,7 @@ describe('the outbox', () => {
     }
   });
 
-  it('entries waiting for a scope go with it when it is cleared, and all of them with everything', () => {
+  it('entries waiting when a copy is cleared reach the log (cache clear keeps it); forgetting a scope or everything clears them', () => {
     const cache = baselined();
     const db = (cache as unknown as { connection: { db: Database.Database } }).connection.db;
     // As kills right after the rows' commits leave them: entries for three scopes wait.
@@ -171,8 +171,10 @@ describe('the outbox', () => {
         .prepare('INSERT INTO change_outbox (scope, id, kind, at, fields) VALUES (?, ?, ?, ?, ?)')
         .run(scope, '60', 'added', T1, '{}');
     for (const scope of ['p', 'q', 'r']) wait(scope);
-    cache.clearScope('q');
     const logged = () => ['p', 'q', 'r'].map((scope) => cache.changes.list(scope).length);
+    cache.clearCopy('p');
+    expect(logged()).toEqual([1, 1, 1]);
+    cache.clearScope('q');
     expect(logged()).toEqual([1, 0, 1]);
     wait('q');
     cache.clearAll();

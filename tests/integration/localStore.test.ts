@@ -251,6 +251,24 @@ describe('its backup', () => {
     );
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'restoring leaves no file open behind it (the backup it checked is closed)',
+    () => {
+      const { store } = open();
+      logSome(store, 'p', 30);
+      store.close();
+      stores.length = 0;
+      overwriteMiddle(file, 16_384);
+      const openFiles = () => readdirSync('/proc/self/fd').length;
+      const before = openFiles();
+      const { store: restored } = open({ check: true });
+      expect(restored.notices.list()).toHaveLength(1);
+      restored.close();
+      stores.length = 0;
+      expect(openFiles()).toBe(before);
+    },
+  );
+
   it('without a good backup, a new file is started and the notice says nothing could be restored', () => {
     writeFileSync(file, 'not a database at all, only some text of a decent length for a file');
     writeFileSync(`${file}.backup`, 'a damaged backup is no backup either, and it is not used');

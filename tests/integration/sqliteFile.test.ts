@@ -11,6 +11,7 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
   writeSync,
@@ -157,7 +158,8 @@ describe('the private copy of a read-only folder’s file', () => {
     const [made] = readdirSync(parent);
     expect(made).toMatch(/^reportdesk-read-only-/);
     expect(copy.file).toBe(join(parent, made, 'data.sqlite'));
-    expect(existsSync(`${copy.file}-wal`)).toBe(true);
+    expect(readFileSync(copy.file, 'utf8')).toBe('main');
+    expect(readFileSync(`${copy.file}-wal`, 'utf8')).toBe('wal');
     copy.discard();
     expect(readdirSync(parent)).toEqual([]);
   });

@@ -21,14 +21,14 @@ export interface ScopeContext {
 
 /**
  * Deletes a scope's offline copy (`cache clear`): what can be fetched again. Its change log and
- * seen marks stay: the next full sync fills the copy without logging it as news.
+ * seen marks stay (entries still in the outbox too: they move to the log after this commits):
+ * the next full sync fills the copy without logging it as news.
  */
 export function clearCopy(context: ScopeContext, scope: string): void {
   const { connection, statement, transaction } = context;
   connection.againAfterReset(() =>
     transaction(() => {
       for (const table of COPY_TABLES) statement(`DELETE FROM ${table} WHERE scope = ?`).run(scope);
-      connection.outbox.clear(scope);
       crashPoint('cache.clearing');
     }),
   );
@@ -56,10 +56,10 @@ export function clearAll(context: ScopeContext): void {
       for (const table of ['reports', 'report_counts', 'accounts']) statement(`DELETE FROM ${table}`).run();
       // The change log names what came from this file by its id.
       statement("DELETE FROM meta WHERE NOT (scope = '' AND key = ?)").run(CACHE_ID_META);
-      connection.outbox.clear();
       // Rows deleted above took their trigrams along; this also drops any left by a failed write.
       statement('DELETE FROM report_search').run();
     }),
   );
+  // After the commit, which moved the outbox's entries to the log: the log is emptied of them too.
   local.transaction(() => local.changes.clear());
 }

@@ -78,12 +78,6 @@ export class ChangeOutbox {
     this.statement('DELETE FROM change_outbox WHERE seq <= ?').run(rows[rows.length - 1].seq);
     return rows.length;
   }
-
-  /** Forgets a scope's waiting entries (its log is cleared too), or every scope's. */
-  clear(scope?: string): void {
-    if (scope === undefined) this.statement('DELETE FROM change_outbox').run();
-    else this.statement('DELETE FROM change_outbox WHERE scope = ?').run(scope);
-  }
 }
 
 /**

@@ -192,7 +192,6 @@ export class LocalStore {
       const db = new Database(backup, { readonly: true, fileMustExist: true });
       try {
         if (quickCheck(db) !== 'ok') return null;
-        // Stryker disable next-line BlockStatement: a connection left open only holds a file handle until exit.
       } finally {
         db.close();
       }
