@@ -45,15 +45,20 @@ export function orphanLines(orphans: readonly OrphanedKey[]): string {
     return `${display(orphan.account)}: ${key}; ${whose}.`;
   });
   return (
-    `${orphans.length} ${orphans.length === 1 ? 'key' : 'keys'} in the system keychain belong to no profile:\n` +
+    `${keysBelong(orphans.length)} to no profile:\n` +
     lines.map((line) => `  ${line}\n`).join('') +
     `Restore their profiles with "${PROGRAM} profiles orphans --restore", or delete the keys with "${PROGRAM} profiles orphans --remove --yes".\n`
   );
 }
 
+/** "1 key in the system keychain belongs", "2 keys … belong". */
+function keysBelong(count: number): string {
+  return count === 1 ? '1 key in the system keychain belongs' : `${count} keys in the system keychain belong`;
+}
+
 /** The stderr hint `profiles list` adds when keys belong to no profile. */
 export function orphanHint(count: number): string {
-  return `Note: ${count} ${count === 1 ? 'key' : 'keys'} in the system keychain belong to no profile; see them with "${PROGRAM} profiles orphans".\n`;
+  return `Note: ${keysBelong(count)} to no profile; see them with "${PROGRAM} profiles orphans".\n`;
 }
 
 /** The disk's free space in words, for the full-disk sentence. */

@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { it } from 'vitest';
+import { skipWhen } from './skip';
 
 export interface Tmpfs {
   dir: string;
@@ -41,4 +43,20 @@ export function mountTmpfs(bytes: number): Tmpfs {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test on a tmpfs of `bytes` of its own, unmounted after whatever happens; skipped, saying
+ * why, where none can be mounted.
+ */
+export function onTmpfs(name: string, bytes: number, body: (disk: Tmpfs) => void | Promise<void>): void {
+  const why = tmpfsUnavailable();
+  it.skipIf(skipWhen(why !== null, why ?? ''))(name, async () => {
+    const disk = mountTmpfs(bytes);
+    try {
+      await body(disk);
+    } finally {
+      disk.unmount();
+    }
+  });
 }

@@ -16,9 +16,9 @@ import { LAST_FULL_SYNC_META, MIGRATIONS, ReportCache } from '../../electron/cor
 import type { SetAsideEvent } from '../../electron/core/guardedDatabase';
 import { LocalStore } from '../../electron/core/local/localStore';
 import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
+import { failureOf } from '../helpers/failures';
 import { generateReports } from '../fixtures/generatedReports';
-import { skipWhen } from '../helpers/skip';
-import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
+import { onTmpfs } from '../helpers/tmpfs';
 
 let dir: string;
 let file: string;
@@ -218,59 +218,49 @@ describe('another process set the file aside', () => {
 });
 
 describe('a read-only folder', () => {
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+  onTmpfs(
     'an older file (its change log still inside) is read as it is: nothing is moved where nothing can be written',
-    () => {
-      const disk = mountTmpfs(2 * 1024 * 1024);
+    2 * 1024 * 1024,
+    (disk) => {
+      const target = join(disk.dir, 'cache.sqlite');
+      const raw = new Database(target);
+      for (const sql of MIGRATIONS.slice(0, 5)) raw.exec(sql);
+      raw.pragma('user_version = 5');
+      raw
+        .prepare('INSERT INTO change_log (scope, id, kind, at, fields, seen) VALUES (?, ?, ?, ?, ?, ?)')
+        .run('p', '1', 'added', T0, '{}', 0);
+      raw.close();
+      disk.remount('ro');
+      const readOnly = ReportCache.open(target);
       try {
-        const target = join(disk.dir, 'cache.sqlite');
-        const raw = new Database(target);
-        for (const sql of MIGRATIONS.slice(0, 5)) raw.exec(sql);
-        raw.pragma('user_version = 5');
-        raw
-          .prepare('INSERT INTO change_log (scope, id, kind, at, fields, seen) VALUES (?, ?, ?, ?, ?, ?)')
-          .run('p', '1', 'added', T0, '{}', 0);
-        raw.close();
-        disk.remount('ro');
-        const readOnly = ReportCache.open(target);
-        try {
-          expect(readOnly.readOnly).toEqual({ folder: disk.dir, code: 'EROFS' });
-          expect(readOnly.status('p').reportCount).toBe(0);
-        } finally {
-          readOnly.close();
-        }
+        expect(readOnly.readOnly).toEqual({ folder: disk.dir, code: 'EROFS' });
+        expect(readOnly.status('p').reportCount).toBe(0);
       } finally {
-        disk.unmount();
+        readOnly.close();
       }
     },
   );
 
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+  onTmpfs(
     'a full disk fails the write with disk_full naming the data folder, and keeps what was there',
-    () => {
-      const disk = mountTmpfs(1024 * 1024);
+    1024 * 1024,
+    (disk) => {
+      const target = join(disk.dir, 'cache.sqlite');
+      const full = ReportCache.open(target);
       try {
-        const target = join(disk.dir, 'cache.sqlite');
-        const full = ReportCache.open(target);
-        try {
-          full.putReports('p', generateReports(20), T0);
-          let thrown: unknown;
-          try {
+        full.putReports('p', generateReports(20), T0);
+        expect(
+          failureOf(() => {
             for (let i = 0; i < 50; i++) full.putReports('p', generateReports(200, 1000 + i * 200), T1);
-          } catch (error) {
-            thrown = error;
-          }
-          expect((thrown as AppFailure).error).toMatchObject({
-            kind: 'disk_full',
-            details: { folder: disk.dir, place: 'data_folder' },
-          });
-          expect(full.fileGeneration).toBe(0);
-          expect(full.getReport('p', '1')).not.toBeNull();
-        } finally {
-          full.close();
-        }
+          }),
+        ).toMatchObject({
+          kind: 'disk_full',
+          details: { folder: disk.dir, place: 'data_folder' },
+        });
+        expect(full.fileGeneration).toBe(0);
+        expect(full.getReport('p', '1')).not.toBeNull();
       } finally {
-        disk.unmount();
+        full.close();
       }
     },
   );

@@ -23,10 +23,10 @@ import {
 import type { SetAsideEvent } from '../../electron/core/guardedDatabase';
 import { LocalStore } from '../../electron/core/local/localStore';
 import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
+import { failureOf } from '../helpers/failures';
 import { generateReports } from '../fixtures/generatedReports';
 import { overwriteMiddle } from '../helpers/damage';
-import { skipWhen } from '../helpers/skip';
-import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
+import { onTmpfs } from '../helpers/tmpfs';
 
 let dir: string;
 let file: string;
@@ -396,10 +396,10 @@ describe('a damaged cache while in use', () => {
 });
 
 describe('a read-only folder', () => {
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+  onTmpfs(
     'reads the copy; refuses every write with read_only; keeps no write-through',
-    async () => {
-      const disk = mountTmpfs(2 * 1024 * 1024);
+    2 * 1024 * 1024,
+    async (disk) => {
       try {
         const target = join(disk.dir, 'cache.sqlite');
         const first = ReportCache.open(target);
@@ -410,13 +410,7 @@ describe('a read-only folder', () => {
         caches.push(cache);
         expect(cache.readOnly).toEqual({ folder: disk.dir, code: 'EROFS' });
         expect(cache.status('p').reportCount).toBe(30);
-        let refused: unknown;
-        try {
-          cache.clearCopy('p');
-        } catch (error) {
-          refused = error;
-        }
-        expect((refused as AppFailure).error).toMatchObject({
+        expect(failureOf(() => cache.clearCopy('p'))).toMatchObject({
           kind: 'read_only',
           details: { folder: disk.dir },
         });
@@ -429,7 +423,6 @@ describe('a read-only folder', () => {
         expect(cache.status('p').reportCount).toBe(30);
       } finally {
         for (const cache of caches.splice(0)) cache.close();
-        disk.unmount();
       }
     },
   );

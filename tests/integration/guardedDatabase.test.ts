@@ -20,16 +20,15 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppFailure } from '../../shared/errors';
 import { GuardedDatabase, type SetAsideEvent } from '../../electron/core/guardedDatabase';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { ownerToken } from '../../electron/core/processOwner';
 import { RUN_FOLDER, startRun } from '../../electron/core/runMarkers';
 import { isDamage, pruneSetAside, quickCheck, setAside } from '../../electron/core/sqliteFile';
+import { failureOf } from '../helpers/failures';
 import { overwriteMiddle } from '../helpers/damage';
 import { deadOwnerToken } from '../helpers/deadOwner';
-import { skipWhen } from '../helpers/skip';
-import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
+import { onTmpfs } from '../helpers/tmpfs';
 
 let dir: string;
 let file: string;
@@ -289,13 +288,7 @@ describe('following and reading', () => {
     filled(3);
     const { db } = guarded();
     mkdirSync(join(dir, 'repair.lock', 'inside'), { recursive: true });
-    let thrown: unknown;
-    try {
-      db.recover(damage());
-    } catch (error) {
-      thrown = error;
-    }
-    expect((thrown as AppFailure).error).toEqual({
+    expect(failureOf(() => db.recover(damage()))).toEqual({
       kind: 'internal',
       message: expect.stringMatching(
         new RegExp(
@@ -334,10 +327,10 @@ describe('sets aside', () => {
 });
 
 describe('a read-only folder', () => {
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+  onTmpfs(
     'is read from a private copy; nothing is set aside there, and the copy goes at close',
-    () => {
-      const disk = mountTmpfs(1024 * 1024);
+    1024 * 1024,
+    (disk) => {
       try {
         const target = join(disk.dir, 'data.sqlite');
         filled(30, target);
@@ -345,13 +338,7 @@ describe('a read-only folder', () => {
         disk.remount('ro');
         const { db, events } = guarded({ file: target });
         expect(db.readOnly).toEqual({ folder: disk.dir, code: 'EROFS' });
-        let refused: unknown;
-        try {
-          db.assertWritable();
-        } catch (error) {
-          refused = error;
-        }
-        expect((refused as AppFailure).error).toMatchObject({
+        expect(failureOf(() => db.assertWritable())).toMatchObject({
           kind: 'read_only',
           details: { folder: disk.dir, place: 'data_folder', code: 'EROFS' },
         });
@@ -377,7 +364,6 @@ describe('a read-only folder', () => {
         );
       } finally {
         for (const db of opened.splice(0)) db.close();
-        disk.unmount();
       }
     },
   );

@@ -23,9 +23,9 @@ import { AppFailure } from '../../shared/errors';
 import { LocalStore } from '../../electron/core/local/localStore';
 import { RepairNotes } from '../../electron/core/local/repairNotes';
 import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
+import { failureOf } from '../helpers/failures';
 import { overwriteMiddle } from '../helpers/damage';
-import { skipWhen } from '../helpers/skip';
-import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
+import { onTmpfs } from '../helpers/tmpfs';
 
 let dir: string;
 let file: string;
@@ -324,10 +324,10 @@ describe('notices', () => {
     expect(notes.list()).toHaveLength(19);
   });
 
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+  onTmpfs(
     'in a read-only folder: reads work from a copy, writes are refused in a sentence, a notice is kept for the run',
-    () => {
-      const disk = mountTmpfs(1024 * 1024);
+    1024 * 1024,
+    (disk) => {
       try {
         const target = join(disk.dir, 'local.sqlite');
         const first = open({ target }).store;
@@ -339,13 +339,7 @@ describe('notices', () => {
         // No backup is tried where nothing can be written.
         expect(log()).toBe('');
         expect(store.read(() => store.changes.list('p'))).toHaveLength(2);
-        let refused: unknown;
-        try {
-          store.transaction(() => store.changes.markSeen('p'));
-        } catch (error) {
-          refused = error;
-        }
-        expect((refused as AppFailure).error).toMatchObject({
+        expect(failureOf(() => store.transaction(() => store.changes.markSeen('p')))).toMatchObject({
           kind: 'read_only',
           details: { folder: disk.dir, code: 'EROFS' },
         });
@@ -364,37 +358,31 @@ describe('notices', () => {
         expect(notes.list()).toEqual([]);
       } finally {
         for (const store of stores.splice(0)) store.close();
-        disk.unmount();
       }
     },
   );
 });
 
 describe('a full disk', () => {
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
-    'is told as disk_full, and what was committed stays',
-    () => {
-      const disk = mountTmpfs(192 * 1024);
+  onTmpfs('is told as disk_full, and what was committed stays', 192 * 1024, (disk) => {
+    try {
+      const target = join(disk.dir, 'local.sqlite');
+      const { store } = open({ target });
+      let failure: unknown;
+      let written = 0;
       try {
-        const target = join(disk.dir, 'local.sqlite');
-        const { store } = open({ target });
-        let failure: unknown;
-        let written = 0;
-        try {
-          for (; written < 10_000; written += 50) logSome(store, `s${written}`, 50);
-        } catch (error) {
-          failure = error;
-        }
-        expect(failure).toBeInstanceOf(AppFailure);
-        expect((failure as AppFailure).error).toMatchObject({
-          kind: 'disk_full',
-          details: { folder: disk.dir, place: 'data_folder' },
-        });
-        expect(store.read(() => store.changes.scopes())).toHaveLength(written / 50);
-      } finally {
-        for (const store of stores.splice(0)) store.close();
-        disk.unmount();
+        for (; written < 10_000; written += 50) logSome(store, `s${written}`, 50);
+      } catch (error) {
+        failure = error;
       }
-    },
-  );
+      expect(failure).toBeInstanceOf(AppFailure);
+      expect((failure as AppFailure).error).toMatchObject({
+        kind: 'disk_full',
+        details: { folder: disk.dir, place: 'data_folder' },
+      });
+      expect(store.read(() => store.changes.scopes())).toHaveLength(written / 50);
+    } finally {
+      for (const store of stores.splice(0)) store.close();
+    }
+  });
 });

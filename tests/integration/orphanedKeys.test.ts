@@ -50,6 +50,16 @@ afterEach(() => {
 
 const KEY = 'key-0123456789-abcd';
 
+/** The test's keychain, listing its keys with `accounts` (none: a keychain that cannot list them). */
+function keychainListing(accounts: KeyStore['accounts']): KeyStore {
+  return {
+    get: keychain.get.bind(keychain),
+    set: keychain.set.bind(keychain),
+    delete: keychain.delete.bind(keychain),
+    accounts,
+  };
+}
+
 /** profiles.json with a record of `change` made by a process that is gone. */
 function leftByKilledProcess(change: Record<string, unknown>): void {
   const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -169,11 +179,7 @@ describe('keys no profile names', () => {
   });
 
   it('a keychain that cannot list its keys finds none', async () => {
-    const listless: KeyStore = {
-      get: keychain.get.bind(keychain),
-      set: keychain.set.bind(keychain),
-      delete: keychain.delete.bind(keychain),
-    };
+    const listless = keychainListing(undefined);
     const gone = store.add(profileInput('Gone'));
     store.add(profileInput('Kept'));
     store.remove(gone.id);
@@ -264,17 +270,12 @@ describe('restoring and removing, closely', () => {
     expect(await watched().remove([])).toBe(0);
     expect(sink.lines).toEqual([]);
     // Another process restores B while this one lists the keychain.
-    const racing: KeyStore = {
-      get: keychain.get.bind(keychain),
-      set: keychain.set.bind(keychain),
-      delete: keychain.delete.bind(keychain),
-      accounts: async () => {
-        const listed = await keychain.accounts!();
-        if (!store.get(b))
-          store.restore([{ ...profileInput('B'), id: b, createdAt: '2026-01-01T00:00:00.000Z' }]);
-        return listed;
-      },
-    };
+    const racing = keychainListing(async () => {
+      const listed = await keychain.accounts!();
+      if (!store.get(b))
+        store.restore([{ ...profileInput('B'), id: b, createdAt: '2026-01-01T00:00:00.000Z' }]);
+      return listed;
+    });
     const repairs = watched({ keys: new KeyVault(racing) });
     expect(await repairs.remove()).toBe(1);
     expect(await keychain.get(a)).toBeNull();
@@ -287,15 +288,10 @@ describe('restoring and removing, closely', () => {
   it('with no evidence of any orphan, the keychain is not even listed', async () => {
     store.add(profileInput('Kept'));
     let listed = 0;
-    const counting: KeyStore = {
-      get: keychain.get.bind(keychain),
-      set: keychain.set.bind(keychain),
-      delete: keychain.delete.bind(keychain),
-      accounts: async () => {
-        listed++;
-        return keychain.accounts!();
-      },
-    };
+    const counting = keychainListing(async () => {
+      listed++;
+      return keychain.accounts!();
+    });
     expect(await watched({ keys: new KeyVault(counting) }).find()).toEqual([]);
     expect(listed).toBe(0);
   });
@@ -477,13 +473,7 @@ describe('the repairs service, on its own', () => {
   const settled = () => new Promise((resolve) => setImmediate(resolve));
 
   it('a keychain that fails when searched shows no orphans, and the log says why', async () => {
-    const failing: KeyStore = {
-      ...keychain,
-      get: keychain.get.bind(keychain),
-      set: keychain.set.bind(keychain),
-      delete: keychain.delete.bind(keychain),
-      accounts: () => Promise.reject(new Error('The keyring is locked')),
-    };
+    const failing = keychainListing(() => Promise.reject(new Error('The keyring is locked')));
     const gone = store.add(profileInput('Gone'));
     store.add(profileInput('Kept'));
     store.remove(gone.id);

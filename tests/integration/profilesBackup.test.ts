@@ -12,8 +12,7 @@ import { ProfileStore, type ProfilesRestored } from '../../electron/core/profile
 import { knownProfiles, salvageProfiles } from '../../electron/core/profiles/profilesFile';
 import { failureOf } from '../helpers/failures';
 import { profileInput, tempProfilesFile } from '../helpers/profilesFile';
-import { skipWhen } from '../helpers/skip';
-import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
+import { onTmpfs } from '../helpers/tmpfs';
 
 let dir: string;
 let file: string;
@@ -88,27 +87,23 @@ describe('the backup', () => {
     expect(kept[0]).toBe('profiles.json.corrupt-2026-01-04T000000000Z');
   });
 
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+  onTmpfs(
     'in a read-only folder a damaged file cannot be repaired: nothing is written, every read says why',
-    () => {
-      const disk = mountTmpfs(256 * 1024);
-      try {
-        const target = join(disk.dir, 'profiles.json');
-        const store = new ProfileStore(target);
-        store.add(profileInput('A'));
-        store.add(profileInput('B'));
-        store.close();
-        writeFileSync(target, 'damaged');
-        disk.remount('ro');
-        const blocked = new ProfileStore(target);
-        const error = failureOf(() => blocked.list());
-        expect(error).toMatchObject({ kind: 'damaged', details: { file: target, asideAs: target } });
-        expect(error.message).toMatch(/It is kept as it is \(it could not be moved: EROFS\)/);
-        blocked.close();
-        expect(readFileSync(target, 'utf8')).toBe('damaged');
-      } finally {
-        disk.unmount();
-      }
+    256 * 1024,
+    (disk) => {
+      const target = join(disk.dir, 'profiles.json');
+      const store = new ProfileStore(target);
+      store.add(profileInput('A'));
+      store.add(profileInput('B'));
+      store.close();
+      writeFileSync(target, 'damaged');
+      disk.remount('ro');
+      const blocked = new ProfileStore(target);
+      const error = failureOf(() => blocked.list());
+      expect(error).toMatchObject({ kind: 'damaged', details: { file: target, asideAs: target } });
+      expect(error.message).toMatch(/It is kept as it is \(it could not be moved: EROFS\)/);
+      blocked.close();
+      expect(readFileSync(target, 'utf8')).toBe('damaged');
     },
   );
 });

@@ -16,8 +16,7 @@ import {
   readProfilesFile,
   salvageProfiles,
 } from '../../electron/core/profiles/profilesFile';
-import { skipWhen } from '../helpers/skip';
-import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
+import { onTmpfs } from '../helpers/tmpfs';
 
 let dir: string;
 let file: string;
@@ -107,22 +106,13 @@ describe('copies of damaged files', () => {
     expect(copies()).toEqual(['profiles.json.corrupt-2026-01-01T000000000Z']);
   });
 
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
-    'in a read-only folder no copy can be made: the file itself is named',
-    () => {
-      const disk = mountTmpfs(64 * 1024);
-      try {
-        const target = join(disk.dir, 'profiles.json');
-        writeFileSync(target, 'damaged');
-        disk.remount('ro');
-        expect(copyAside(target)).toBe(target);
-        expect(readdirSync(disk.dir)).toEqual(['profiles.json']);
-      } finally {
-        disk.unmount();
-      }
-    },
-  );
-
+  onTmpfs('in a read-only folder no copy can be made: the file itself is named', 64 * 1024, (disk) => {
+    const target = join(disk.dir, 'profiles.json');
+    writeFileSync(target, 'damaged');
+    disk.remount('ro');
+    expect(copyAside(target)).toBe(target);
+    expect(readdirSync(disk.dir)).toEqual(['profiles.json']);
+  });
   it('a folder among the copies is skipped when comparing, and never pruned', () => {
     mkdirSync(`${file}.corrupt-2026-01-09T000000000Z`);
     writeFileSync(file, 'damaged');

@@ -8,13 +8,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppFailure } from '../../shared/errors';
 import { armCrashPoints, CRASH_AT_ENV } from '../../electron/core/crashPoints';
 import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
 import { ProfilesLock } from '../../electron/core/profiles/profilesLock';
 import { ProfilesOnDisk } from '../../electron/core/profiles/profilesOnDisk';
-import { skipWhen } from '../helpers/skip';
-import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
+import { failureOf } from '../helpers/failures';
+import { onTmpfs } from '../helpers/tmpfs';
 
 let dir: string;
 let file: string;
@@ -141,34 +140,23 @@ describe('starting afresh', () => {
     );
   });
 
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
-    'in a read-only folder, it fails as such and the store stays blocked',
-    () => {
-      const disk = mountTmpfs(256 * 1024);
-      try {
-        const target = join(disk.dir, 'profiles.json');
-        writeFileSync(target, 'garbage');
-        const store = onDisk(undefined, target);
-        // A lock file open for writing would keep the folder from being remounted read-only.
-        for (const lock of locks.splice(0)) lock.close();
-        disk.remount('ro');
-        let thrown: unknown;
-        try {
-          store.startAfresh();
-        } catch (error) {
-          thrown = error;
-        }
-        expect((thrown as AppFailure).error).toMatchObject({
-          kind: 'read_only',
-          details: { folder: disk.dir },
-        });
-        expect(store.damage()).not.toBeNull();
-      } finally {
-        for (const lock of locks.splice(0)) lock.close();
-        disk.unmount();
-      }
-    },
-  );
+  onTmpfs('in a read-only folder, it fails as such and the store stays blocked', 256 * 1024, (disk) => {
+    try {
+      const target = join(disk.dir, 'profiles.json');
+      writeFileSync(target, 'garbage');
+      const store = onDisk(undefined, target);
+      // A lock file open for writing would keep the folder from being remounted read-only.
+      for (const lock of locks.splice(0)) lock.close();
+      disk.remount('ro');
+      expect(failureOf(() => store.startAfresh())).toMatchObject({
+        kind: 'read_only',
+        details: { folder: disk.dir },
+      });
+      expect(store.damage()).not.toBeNull();
+    } finally {
+      for (const lock of locks.splice(0)) lock.close();
+    }
+  });
 });
 
 describe('saving', () => {
@@ -188,10 +176,10 @@ describe('saving', () => {
     expect(disk.state).not.toHaveProperty('pending');
   });
 
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+  onTmpfs(
     'on a full disk it fails with disk_full naming the data folder, and the file is as it was',
-    () => {
-      const disk = mountTmpfs(64 * 1024);
+    64 * 1024,
+    (disk) => {
       try {
         const target = join(disk.dir, 'profiles.json');
         writeFileSync(target, JSON.stringify(list('a')));
@@ -201,20 +189,13 @@ describe('saving', () => {
         } catch {
           // Full now.
         }
-        let thrown: unknown;
-        try {
-          store.save(list('a', 'b'));
-        } catch (error) {
-          thrown = error;
-        }
-        expect((thrown as AppFailure).error).toMatchObject({
+        expect(failureOf(() => store.save(list('a', 'b')))).toMatchObject({
           kind: 'disk_full',
           details: { folder: disk.dir, place: 'data_folder' },
         });
         expect(JSON.parse(readFileSync(target, 'utf8')).profiles).toHaveLength(1);
       } finally {
         for (const lock of locks.splice(0)) lock.close();
-        disk.unmount();
       }
     },
   );

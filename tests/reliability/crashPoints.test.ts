@@ -114,7 +114,7 @@ const SCENARIOS: Scenario[] = [
         made.spawn(['profiles', 'add', 'B', '--base-url', service.baseUrl], { stdin: made.apiKey }),
       );
       const listed = await made.cli(['profiles', 'list']);
-      expect(listed.stderr).toMatch(/^Note: 1 key in the system keychain belong to no profile/);
+      expect(listed.stderr).toMatch(/^Note: 1 key in the system keychain belongs to no profile/);
       const orphans = JSON.parse((await made.cli(['profiles', 'orphans', '--json'])).stdout);
       expect(orphans.orphanedKeys).toMatchObject([{ foundIn: 'interrupted_add', profile: { name: 'B' } }]);
       const restored = await made.cli(['profiles', 'orphans', '--restore']);

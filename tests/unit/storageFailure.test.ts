@@ -11,8 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ContractHandlers } from '../../shared/contract';
 import { AppFailure, appError } from '../../shared/errors';
 import { createLogger, memorySink } from '../../electron/core/log';
-import { skipWhen } from '../helpers/skip';
-import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs';
+import { onTmpfs } from '../helpers/tmpfs';
 import { withStorageErrors } from '../../electron/core/storageErrors';
 import {
   freeBytes,
@@ -55,43 +54,30 @@ describe('which failures are the disk', () => {
     expect(storageProblem(new Error('no code'), dir)).toBeNull();
   });
 
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
+  onTmpfs(
     'on a real read-only mount and a real full disk, the same codes say so (as root too)',
-    () => {
-      const disk = mountTmpfs(64 * 1024);
-      try {
-        writeFileSync(join(disk.dir, 'filler'), Buffer.alloc(64 * 1024 - 8192));
-        // Nearly full: a few KB still free, and an I/O error here is the disk.
-        expect(freeBytes(disk.dir)).toBeGreaterThan(0);
-        expect(freeBytes(disk.dir)).toBeLessThan(64 * 1024);
-        expect(storageProblem(coded('SQLITE_IOERR_WRITE'), disk.dir)).toBe('disk_full');
-        expect(storageProblem(coded('SQLITE_BUSY'), disk.dir)).toBeNull();
-        expect(() => writeFileSync(join(disk.dir, 'more'), Buffer.alloc(16 * 1024))).toThrow(/ENOSPC/);
-        disk.remount('ro');
-        expect(readOnlyCode(disk.dir)).toBe('EROFS');
-      } finally {
-        disk.unmount();
-      }
+    64 * 1024,
+    (disk) => {
+      writeFileSync(join(disk.dir, 'filler'), Buffer.alloc(64 * 1024 - 8192));
+      // Nearly full: a few KB still free, and an I/O error here is the disk.
+      expect(freeBytes(disk.dir)).toBeGreaterThan(0);
+      expect(freeBytes(disk.dir)).toBeLessThan(64 * 1024);
+      expect(storageProblem(coded('SQLITE_IOERR_WRITE'), disk.dir)).toBe('disk_full');
+      expect(storageProblem(coded('SQLITE_BUSY'), disk.dir)).toBeNull();
+      expect(() => writeFileSync(join(disk.dir, 'more'), Buffer.alloc(16 * 1024))).toThrow(/ENOSPC/);
+      disk.remount('ro');
+      expect(readOnlyCode(disk.dir)).toBe('EROFS');
     },
   );
 
-  it.skipIf(skipWhen(tmpfsUnavailable() !== null, tmpfsUnavailable() ?? ''))(
-    '"cannot open" in a read-only folder with space is read_only',
-    () => {
-      const disk = mountTmpfs(256 * 1024);
-      try {
-        disk.remount('ro');
-        expect(storageProblem(coded('SQLITE_CANTOPEN'), disk.dir)).toBe('read_only');
-        expect(storageProblem(coded('SQLITE_IOERR_WRITE'), disk.dir)).toBe('read_only');
-        // Other codes are not the disk, even on a read-only one.
-        expect(storageProblem(coded('SQLITE_BUSY'), disk.dir)).toBeNull();
-        expect(storageProblem(coded('ENOENT'), disk.dir)).toBeNull();
-      } finally {
-        disk.unmount();
-      }
-    },
-  );
-
+  onTmpfs('"cannot open" in a read-only folder with space is read_only', 256 * 1024, (disk) => {
+    disk.remount('ro');
+    expect(storageProblem(coded('SQLITE_CANTOPEN'), disk.dir)).toBe('read_only');
+    expect(storageProblem(coded('SQLITE_IOERR_WRITE'), disk.dir)).toBe('read_only');
+    // Other codes are not the disk, even on a read-only one.
+    expect(storageProblem(coded('SQLITE_BUSY'), disk.dir)).toBeNull();
+    expect(storageProblem(coded('ENOENT'), disk.dir)).toBeNull();
+  });
   it('a folder that does not exist yet is not read-only (it will be made); one that exists and is writable neither', () => {
     expect(readOnlyCode(join(dir, 'not-yet'))).toBeNull();
     expect(readOnlyCode(dir)).toBeNull();
