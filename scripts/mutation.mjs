@@ -239,7 +239,10 @@ const TARGETS = {
   'electron/core/gateway/offlineService.ts': ['tests/integration/keepOffline.test.ts'],
   // Issue 30: the machine's own faults.
   'electron/core/crashPoints.ts': ['tests/unit/crashPoints.test.ts'],
-  'electron/core/processOwner.ts': ['tests/unit/processOwner.test.ts', 'tests/integration/guardedDatabase.test.ts'],
+  'electron/core/processOwner.ts': [
+    'tests/unit/processOwner.test.ts',
+    'tests/integration/guardedDatabase.test.ts',
+  ],
   'electron/core/storageFailure.ts': [
     'tests/unit/storageFailure.test.ts',
     'tests/integration/localStore.test.ts',
@@ -256,12 +259,21 @@ const TARGETS = {
     'tests/integration/localStore.test.ts',
     'tests/integration/changeOutbox.test.ts',
   ],
-  'electron/core/asideName.ts': ['tests/integration/sqliteFile.test.ts', 'tests/integration/profilesFile.test.ts'],
+  'electron/core/asideName.ts': [
+    'tests/integration/sqliteFile.test.ts',
+    'tests/integration/profilesFile.test.ts',
+  ],
   'electron/core/runMarkers.ts': ['tests/integration/guardedDatabase.test.ts'],
   'electron/core/atomicWrite.ts': ['tests/unit/atomicWrite.test.ts', 'tests/integration/profiles.test.ts'],
-  'electron/core/local/localStore.ts': ['tests/integration/localStore.test.ts', 'tests/integration/changeOutbox.test.ts'],
+  'electron/core/local/localStore.ts': [
+    'tests/integration/localStore.test.ts',
+    'tests/integration/changeOutbox.test.ts',
+  ],
   'electron/core/local/notices.ts': ['tests/integration/localStore.test.ts'],
-  'electron/core/local/repairNotes.ts': ['tests/integration/localStore.test.ts', 'tests/integration/orphanedKeys.test.ts'],
+  'electron/core/local/repairNotes.ts': [
+    'tests/integration/localStore.test.ts',
+    'tests/integration/orphanedKeys.test.ts',
+  ],
   'electron/core/cache/cacheConnection.ts': [
     'tests/integration/cacheConnection.test.ts',
     'tests/integration/changeOutbox.test.ts',
@@ -277,7 +289,10 @@ const TARGETS = {
     'tests/integration/changeLog.test.ts',
     'tests/integration/reportCacheBehaviour.test.ts',
   ],
-  'electron/core/cache/pendingWrites.ts': ['tests/integration/cacheWriteSoon.test.ts', 'tests/integration/cache.test.ts'],
+  'electron/core/cache/pendingWrites.ts': [
+    'tests/integration/cacheWriteSoon.test.ts',
+    'tests/integration/cache.test.ts',
+  ],
   'electron/core/profiles/profilesFile.ts': [
     'tests/integration/profilesFile.test.ts',
     'tests/integration/orphanedKeys.test.ts',

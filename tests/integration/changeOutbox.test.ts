@@ -206,7 +206,8 @@ describe('the outbox', () => {
     // change log still has is one too, in order.
     const id = cache.getMeta('', CACHE_ID_META);
     cache.local.transaction(() => cache.changes.setSince('a', T0));
-    expect(cache.scopes()).toEqual(['a', 'p']);
+    cache.putReports('z', generateReports(1), T0);
+    expect(cache.scopes()).toEqual(['a', 'p', 'z']);
     cache.clearAll();
     expect(cache.getMeta('', CACHE_ID_META)).toBe(id);
     expect(cache.scopes()).toEqual([]);
