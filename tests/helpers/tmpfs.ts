@@ -4,7 +4,7 @@
  * (or CAP_SYS_ADMIN); `tmpfsUnavailable()` says why it cannot be had here, for the skip line.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'vitest';
@@ -32,8 +32,45 @@ export function tmpfsUnavailable(): string | null {
   return unavailable;
 }
 
+/** `reportdesk-tmpfs-<pid of the test process>-<random>`: a mount whose process is gone can be told. */
+const MOUNT_NAME = /\/reportdesk-tmpfs-(\d+)-[^/\s]+$/;
+
+/**
+ * Unmounts the tmpfs mounts of test processes that were killed before their `finally` ran
+ * (a test runner stopped on a time-out: mutation testing does it).
+ */
+function sweepLeftMounts(): void {
+  let mounts: string;
+  try {
+    mounts = readFileSync('/proc/mounts', 'utf8');
+  } catch {
+    return;
+  }
+  for (const line of mounts.split('\n')) {
+    const target = line.split(' ')[1] ?? '';
+    const pid = MOUNT_NAME.exec(target)?.[1];
+    if (pid === undefined || processRuns(Number(pid))) continue;
+    try {
+      execFileSync('umount', ['-l', target], { stdio: 'pipe' });
+      rmSync(target, { recursive: true, force: true });
+    } catch {
+      // Another process's sweep took it first.
+    }
+  }
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function mountTmpfs(bytes: number): Tmpfs {
-  const dir = mkdtempSync(join(tmpdir(), 'reportdesk-tmpfs-'));
+  sweepLeftMounts();
+  const dir = mkdtempSync(join(tmpdir(), `reportdesk-tmpfs-${process.pid}-`));
   execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=0700`, 'tmpfs', dir], { stdio: 'pipe' });
   return {
     dir,
