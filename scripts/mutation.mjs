@@ -285,6 +285,78 @@ const TARGETS = {
     // Issue 29: nothing announced for a scope that is no profile, nor after close.
     'tests/integration/offlineServiceAnnounce.test.ts',
   ],
+  // Issue 30: the machine's own faults.
+  'electron/core/crashPoints.ts': ['tests/unit/crashPoints.test.ts'],
+  'electron/core/processOwner.ts': [
+    'tests/unit/processOwner.test.ts',
+    'tests/integration/guardedDatabase.test.ts',
+  ],
+  'electron/core/storageFailure.ts': [
+    'tests/unit/storageFailure.test.ts',
+    'tests/integration/localStore.test.ts',
+    'tests/integration/changeOutbox.test.ts',
+  ],
+  'electron/core/storageErrors.ts': ['tests/unit/storageFailure.test.ts'],
+  'electron/core/sqliteFile.ts': [
+    'tests/integration/sqliteFile.test.ts',
+    'tests/integration/guardedDatabase.test.ts',
+    'tests/integration/localStore.test.ts',
+  ],
+  'electron/core/guardedDatabase.ts': [
+    'tests/integration/guardedDatabase.test.ts',
+    'tests/integration/localStore.test.ts',
+    'tests/integration/changeOutbox.test.ts',
+  ],
+  'electron/core/asideName.ts': [
+    'tests/integration/sqliteFile.test.ts',
+    'tests/integration/profilesFile.test.ts',
+  ],
+  'electron/core/runMarkers.ts': ['tests/integration/guardedDatabase.test.ts'],
+  'electron/core/atomicWrite.ts': ['tests/unit/atomicWrite.test.ts', 'tests/integration/profiles.test.ts'],
+  'electron/core/local/localStore.ts': [
+    'tests/integration/localStore.test.ts',
+    'tests/integration/changeOutbox.test.ts',
+  ],
+  'electron/core/local/notices.ts': ['tests/integration/localStore.test.ts'],
+  'electron/core/local/repairNotes.ts': [
+    'tests/integration/localStore.test.ts',
+    'tests/integration/orphanedKeys.test.ts',
+  ],
+  'electron/core/cache/cacheConnection.ts': [
+    'tests/integration/cacheConnection.test.ts',
+    'tests/integration/changeOutbox.test.ts',
+    'tests/integration/cacheWriteSoon.test.ts',
+  ],
+  'electron/core/cache/changeOutbox.ts': [
+    'tests/integration/changeOutbox.test.ts',
+    'tests/integration/cacheConnection.test.ts',
+    'tests/integration/changeLog.test.ts',
+  ],
+  'electron/core/cache/cacheScopes.ts': [
+    'tests/integration/changeOutbox.test.ts',
+    'tests/integration/changeLog.test.ts',
+    'tests/integration/reportCacheBehaviour.test.ts',
+  ],
+  'electron/core/cache/pendingWrites.ts': [
+    'tests/integration/cacheWriteSoon.test.ts',
+    'tests/integration/cache.test.ts',
+  ],
+  'electron/core/profiles/profilesFile.ts': [
+    'tests/integration/profilesFile.test.ts',
+    'tests/integration/orphanedKeys.test.ts',
+    'tests/integration/profilesBackup.test.ts',
+    'tests/integration/profiles.test.ts',
+    'tests/integration/profileStoreBehaviour.test.ts',
+  ],
+  'electron/core/profiles/profilesOnDisk.ts': [
+    'tests/integration/profilesOnDisk.test.ts',
+    'tests/integration/profilesBackup.test.ts',
+    'tests/integration/profiles.test.ts',
+    'tests/integration/profileStore.test.ts',
+    'tests/integration/profileStoreBehaviour.test.ts',
+  ],
+  'electron/core/keys/orphanedKeys.ts': ['tests/integration/orphanedKeys.test.ts'],
+  'electron/core/gateway/repairsService.ts': ['tests/integration/orphanedKeys.test.ts'],
 };
 
 const requested = process.argv.slice(2);

@@ -45,6 +45,12 @@ export const CHANNEL_NAMES = [
   'updates:cancelRestart',
   // Issue 22: what the first screen needs, in one round trip.
   'app:firstScreen',
+  // Issue 30: the machine's own faults, repaired and told.
+  'repairs:status',
+  'repairs:dismiss',
+  'repairs:restoreKeys',
+  'repairs:removeKeys',
+  'profiles:startAfresh',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 
@@ -58,6 +64,7 @@ export const EVENT_NAMES = [
   'updates:changed',
   'offline:changed',
   'offline:refreshed',
+  'repairs:changed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -246,6 +246,68 @@ export interface OfflineRefreshed {
   notifyBad: boolean;
 }
 
+// ---- Repairs: the machine's own faults (issue 30) -----------------------------------------
+
+/** What a repair kept: everything that cannot be fetched again lives apart from the offline copy. */
+export type KeptData = 'profiles' | 'settings' | 'changes';
+
+/**
+ * Something ReportDesk repaired by itself, kept (in local.sqlite) until the user acknowledges
+ * it with `repairs:dismiss`: one banner each. Times are ISO; paths are as on disk.
+ */
+export type RepairNotice = { id: string; at: string } & (
+  | {
+      /** The offline copy was damaged: set aside, a new one started. */
+      kind: 'cache_set_aside';
+      details: {
+        /** The damaged file's new name (with its -wal and -shm beside it). */
+        asideAs: string;
+        /** Reports the damaged copy still held (to be fetched again); null when it could not be read. */
+        reportsLost: number | null;
+        /** Found while opening, or while in use (a sync, a read). */
+        during: 'open' | 'use';
+        kept: KeptData[];
+        /** Profiles kept available offline, whose copy a full sync refills (started by the app's scheduler). */
+        refillProfileIds: string[];
+      };
+    }
+  | {
+      /** profiles.json was damaged: its last good backup was restored (one change may be missing). */
+      kind: 'profiles_restored';
+      details: { file: string; asideAs: string; backupSavedAt: string };
+    }
+  | {
+      /** local.sqlite (change log, seen marks) was damaged: its backup restored, or a new one started. */
+      kind: 'local_restored';
+      details: { asideAs: string; entriesLost: number | null; backupSavedAt: string | null };
+    }
+);
+export type RepairKind = RepairNotice['kind'];
+
+/** A key in the keychain that no profile names: left by a crash, or by a damaged profiles file. */
+export interface OrphanedKey {
+  /** Its keychain account (the id of the profile it was stored for). */
+  account: string;
+  /** The last four characters, as profiles show them; null for a short key. */
+  keyHint: string | null;
+  /** The profile it belonged to, where ReportDesk still knows it (then `repairs:restoreKeys` brings it back). */
+  profile: { name: string; baseUrl: string } | null;
+  /** Where that profile was found: an add that was interrupted, the profiles backup, a damaged file set aside. */
+  foundIn: 'interrupted_add' | 'backup' | 'damaged_file' | null;
+}
+
+/** Everything a window shows about repairs, in one answer (and in the `repairs:changed` event). */
+export interface RepairsStatus {
+  notices: RepairNotice[];
+  /**
+   * profiles.json is damaged and there was no backup to restore: every profile command fails
+   * with `damaged` / `profiles_damaged` until the user agrees to start a new list
+   * (`profiles:startAfresh`). `asideAs` is the copy of the damaged file kept for them.
+   */
+  profilesDamaged: { file: string; asideAs: string } | null;
+  orphanedKeys: OrphanedKey[];
+}
+
 /** Where a reportdesk:// link leads, after switching to its profile. */
 export interface OpenedLink {
   path: string;
@@ -439,6 +501,12 @@ export const ChangesListInputSchema = z.object({ since: isoTime.optional() }).st
 const reportIds = z.array(ReportIdSchema).max(CHANGES_SHOWN);
 export const ChangesMarksInputSchema = z.object({ ids: reportIds }).strict();
 export const ChangesMarkSeenInputSchema = z.object({ ids: reportIds.optional() }).strict().optional();
+const keychainAccounts = z.array(profileId).min(1).max(100);
+/** Which orphaned keys to restore or remove: the accounts given, or all of them. */
+export const OrphanedKeysInputSchema = z
+  .object({ accounts: keychainAccounts.optional() })
+  .strict()
+  .optional();
 export const OfflineSetInputSchema = z
   .object({
     profileId,
@@ -542,6 +610,22 @@ export const CHANNELS = {
   'updates:cancelRestart': channel<typeof none, UpdateStatus>(none),
   /** Issue 22: the profiles, connectivity and the expected list in one round trip. */
   'app:firstScreen': channel<typeof FirstScreenInputSchema, FirstScreen>(FirstScreenInputSchema),
+
+  /** Issue 30: what was repaired, a damaged profiles file, orphaned keys (looks in the keychain). */
+  'repairs:status': channel<typeof none, RepairsStatus>(none),
+  /** Acknowledges one notice (its banner goes). */
+  'repairs:dismiss': channel<z.ZodObject<{ id: z.ZodString }>, RepairsStatus>(
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+  ),
+  /** Brings back the profiles of orphaned keys that ReportDesk still knows (all, or those named). */
+  'repairs:restoreKeys': channel<typeof OrphanedKeysInputSchema, RepairsStatus>(OrphanedKeysInputSchema),
+  /** Deletes orphaned keys from the keychain (all, or those named). */
+  'repairs:removeKeys': channel<typeof OrphanedKeysInputSchema, RepairsStatus>(OrphanedKeysInputSchema),
+  /**
+   * The user agrees to start a new, empty profile list over a damaged profiles.json that had no
+   * backup (its copy stays where `repairs:status` says). Refused while the file is not damaged.
+   */
+  'profiles:startAfresh': channel<typeof none, ProfilesState>(none),
 } as const satisfies Record<Channel, { input: z.ZodType; output: unknown }>;
 
 export type ChannelInput<C extends Channel> = z.input<(typeof CHANNELS)[C]['input']>;
@@ -564,6 +648,8 @@ export interface EventPayloads {
   'offline:changed': OfflineState;
   /** A refresh or sync this app ran has ended. */
   'offline:refreshed': OfflineRefreshed;
+  /** Issue 30: a repair was made, a notice dismissed, orphaned keys found or dealt with. */
+  'repairs:changed': RepairsStatus;
 }
 // Every event has a payload type, and every payload type an event.
 const _payloadForEveryEvent: [

@@ -26,6 +26,12 @@ export const ERROR_KINDS = [
   'no_profile',
   'cancelled',
   'busy',
+  /** The disk that holds the data (or an export) is full: details.folder, details.freeBytes. */
+  'disk_full',
+  /** The data folder (or an export's) cannot be written to: details.folder, details.code. */
+  'read_only',
+  /** A file ReportDesk keeps is damaged and could not be repaired by itself (reason, details). */
+  'damaged',
   'internal',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -51,13 +57,31 @@ export interface AppError {
     | 'sync_taken_over'
     | 'paging_ignored'
     | 'page_limit'
-    | 'nothing_cached';
+    | 'nothing_cached'
+    /** `damaged`: profiles.json cannot be read and there is no backup; nothing is written until the user agrees to start afresh. */
+    | 'profiles_damaged'
+    /** `internal`: the offline copy was damaged, set aside and started afresh during this call. */
+    | 'cache_reset';
   /** What a front end needs to word the reason: never a key or a password. */
   details?: {
     /** The profile the error is about (`no_key_stored`). */
     profileName?: string;
     /** Why the service could not be reached (`nothing_cached`): the network or time-out sentence. */
     cause?: string;
+    /** The folder on the full or read-only disk (`disk_full`, `read_only`). */
+    folder?: string;
+    /** Whose folder it is: ReportDesk's data folder, or one an export was to be saved in. */
+    place?: 'data_folder' | 'export';
+    /** Bytes still free on that disk (`disk_full`), when the OS says. */
+    freeBytes?: number;
+    /** Reports of this profile available offline, untouched by the failed write (`disk_full`, `read_only`). */
+    offlineReports?: number;
+    /** The system's code for the failure (ENOSPC, EROFS, SQLITE_READONLY…), for the log and support. */
+    code?: string;
+    /** The damaged file (`profiles_damaged`). */
+    file?: string;
+    /** Where the damaged file's copy was set aside (`profiles_damaged`). */
+    asideAs?: string;
   };
 }
 
@@ -109,6 +133,10 @@ export const DEFAULT_MESSAGES: Record<ErrorKind, string> = {
   no_profile: 'No profile is set up yet. Add a profile with a base URL and an API key.',
   cancelled: 'The operation was cancelled.',
   busy: 'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.',
+  disk_full:
+    'The disk that holds ReportDesk’s data is full. Nothing was lost; free some space and try again.',
+  read_only: 'ReportDesk’s data folder cannot be written to, so nothing could be saved. Reading still works.',
+  damaged: 'A file ReportDesk keeps is damaged. Nothing was written over it.',
   internal: 'Something went wrong inside ReportDesk. Try again; if it keeps happening, check the logs.',
 };
 

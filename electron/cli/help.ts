@@ -41,6 +41,14 @@ Keeping the copy current:
   per profile; --json prints {"changes": [{"id", "kind", "at", "fields": {FIELD: {"before",
   "after"}}}]}.
 
+When the computer fails:
+  A damaged offline copy is set aside and started afresh (the next sync refills it); the
+  change log, seen marks, profiles and settings live apart from it and are kept. A damaged
+  profiles file is restored from profiles.json.backup; without one, every command says so
+  until profiles reset --yes starts a new list. profiles orphans lists keys in the keychain
+  that no profile names (--restore brings their profiles back, --remove --yes deletes them).
+  A command killed part way leaves nothing that holds the next one back.
+
 Environment:
   REPORT_DESK_API_KEY        the API key (never given as an argument); see Connection
   REPORT_DESK_BASE_URL       the base URL when --base-url is not given
@@ -57,7 +65,8 @@ Exit codes:
   0 success   2 invalid usage or input   3 key rejected or missing   4 not found
   5 input rejected by the service   6 network error, time-out, or offline
   7 still rate-limited after retries
-  8 other service error or bad response, or the system keychain could not be used
+  8 other service error or bad response, the system keychain could not be used, the disk
+    is full, the data folder cannot be written to, or the profiles file is damaged
   9 a cache sync of the same profile is already running in another window or command,
     or another one kept the profiles locked for over 10 seconds`;
 

@@ -53,7 +53,7 @@ export const OPTIONS: Record<string, OptionSpec> = {
   privacy: option('privacy', 'who may see the report', 'PRIVACY', PRIVACY_NAMES),
   'password-stdin': option('password-stdin', 'read the report password from stdin (with --privacy password)'),
   results: option('results', 'the service’s results flag', 'YESNO', ['yes', 'no']),
-  yes: option('yes', 'confirm the deletion (it cannot be undone)'),
+  yes: option('yes', 'confirm the deletion or the new start (it cannot be undone)'),
   format: option(
     'format',
     'table (default), or csv / json as the app exports them; csv and json default from --output’s extension',
@@ -62,6 +62,8 @@ export const OPTIONS: Record<string, OptionSpec> = {
   ),
   output: option('output', 'write the list to FILE (replaced atomically, readable by you only)', 'FILE'),
   quick: option('quick', 'only the newest reports, down to what the offline copy already has'),
+  restore: option('restore', 'bring back the profiles the orphaned keys belonged to, where they are known'),
+  remove: option('remove', 'delete the orphaned keys from the keychain (confirm with --yes)'),
   since: option('since', 'only changes found after TIME: a date and time, or an age (30m, 12h, 7d)', 'TIME'),
 };
 

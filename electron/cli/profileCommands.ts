@@ -8,6 +8,7 @@ import { registerSecret } from '../core/log';
 import { UsageError } from './args';
 import { PROGRAM, readStdin, text, validated, type CliCommand } from './context';
 import { display, profileTable, toJson } from './format';
+import { orphanHint, orphanLines } from './repairWords';
 import { findProfile } from './session';
 
 const ADD_EXAMPLE = `printf %s "$KEY" | ${PROGRAM} profiles add NAME --base-url URL`;
@@ -19,8 +20,12 @@ export const PROFILE_COMMANDS: CliCommand[] = [
     options: [],
     summary: 'List the profiles; "*" marks the active one.',
     async run({ io, json, open }) {
-      const state = await (await open()).handlers['profiles:list'](undefined);
+      const { handlers } = await open();
+      const state = await handlers['profiles:list'](undefined);
       io.stdout.write(json ? toJson(state) : profileTable(state, PROGRAM));
+      // Keys a killed command or a damaged file left without a profile are never kept unsaid.
+      const { orphanedKeys } = await handlers['repairs:status'](undefined);
+      if (orphanedKeys.length > 0) io.stderr.write(orphanHint(orphanedKeys.length));
     },
   },
   {
@@ -92,6 +97,70 @@ export const PROFILE_COMMANDS: CliCommand[] = [
       io.stdout.write(
         `Removed the profile "${display(profile.name)}", its API key and its cached reports.\n` +
           (next ? `The active profile is now "${display(next.name)}".\n` : ''),
+      );
+    },
+  },
+  {
+    words: ['profiles', 'orphans'],
+    positionals: [],
+    options: ['restore', 'remove', 'yes'],
+    summary:
+      'List keys in the keychain that no profile names; --restore brings their profiles back, --remove --yes deletes them.',
+    async run({ io, options, json, open }) {
+      const topic = ['profiles', 'orphans'];
+      if (options.restore === true && options.remove === true) {
+        throw new UsageError('Give either --restore or --remove, not both.', topic);
+      }
+      if (options.remove === true && options.yes !== true) {
+        throw new UsageError(
+          'Removing orphaned keys deletes them from the system keychain for good; add --yes to confirm.',
+          topic,
+        );
+      }
+      const { handlers } = await open();
+      const before = await handlers['repairs:status'](undefined);
+      const status =
+        options.restore === true
+          ? await handlers['repairs:restoreKeys'](undefined)
+          : options.remove === true
+            ? await handlers['repairs:removeKeys'](undefined)
+            : before;
+      if (json) {
+        io.stdout.write(toJson({ orphanedKeys: status.orphanedKeys }));
+        return;
+      }
+      const done = before.orphanedKeys.length - status.orphanedKeys.length;
+      if (options.restore === true)
+        io.stdout.write(`Restored ${done} ${done === 1 ? 'profile' : 'profiles'}.\n`);
+      if (options.remove === true)
+        io.stdout.write(`Removed ${done} ${done === 1 ? 'key' : 'keys'} from the system keychain.\n`);
+      if (options.restore !== true && options.remove !== true)
+        io.stdout.write(orphanLines(status.orphanedKeys));
+      else if (status.orphanedKeys.length > 0) io.stdout.write(orphanLines(status.orphanedKeys));
+    },
+  },
+  {
+    words: ['profiles', 'reset'],
+    positionals: [],
+    options: ['yes'],
+    summary:
+      'Start a new, empty profile list over a damaged profiles file that has no backup (confirm with --yes).',
+    async run({ io, options, json, open }) {
+      if (options.yes !== true) {
+        throw new UsageError(
+          'A new, empty profile list replaces the damaged profiles file (a copy of it is kept); add --yes to confirm.',
+          ['profiles', 'reset'],
+        );
+      }
+      const { handlers } = await open();
+      const { profilesDamaged } = await handlers['repairs:status'](undefined);
+      const state = await handlers['profiles:startAfresh'](undefined);
+      const kept =
+        profilesDamaged && profilesDamaged.asideAs !== profilesDamaged.file
+          ? ` (the damaged file is kept as ${display(profilesDamaged.asideAs)})`
+          : '';
+      io.stdout.write(
+        json ? toJson(state) : `Started a new, empty profile list${kept}. Add a profile: ${ADD_EXAMPLE}\n`,
       );
     },
   },

@@ -15,11 +15,13 @@ import { KeytarKeyStore } from '../core/keys/keyStore';
 import { createLogger, registerSecret, type Logger } from '../core/log';
 import type { StoredProfile } from '../core/profiles/profileStore';
 import { createCoreServices, type CoreServices, type CoreServicesOptions } from '../core/services';
+import { storageFailure } from '../core/storageFailure';
 import { UsageError, type OptionValues } from './args';
 import type { Connected, ConnectionTarget } from './connection';
 import { PROGRAM, text, type CliIo } from './context';
 import { resolveDataDir } from './dataDir';
 import { proxiedFetch, proxySettings, type ProxiedFetch } from './proxy';
+import { repairSentence } from './repairWords';
 
 /**
  * The keychain service name (default "ReportDesk", the desktop app's): tests and stress runs
@@ -167,7 +169,12 @@ export class CliSession {
         fixedConnection,
         offlineFallback: options['no-cache'] !== true,
         syncLeaseMs: leaseMs,
+        // Named crash points for the reliability tests (REPORT_DESK_CRASH_AT; core/crashPoints.ts).
+        crashPointsFrom: io.env,
       });
+      // What the core repaired while opening (or later in this run) is said once, on stderr.
+      for (const notice of services.repairs.madeHere) io.stderr.write(repairSentence(notice) + '\n');
+      services.repairs.onNote((notice) => io.stderr.write(repairSentence(notice) + '\n'));
       const { readableByOthers, mode } = services.dataDirAccess;
       if (readableByOthers) {
         io.stderr.write(
@@ -177,6 +184,8 @@ export class CliSession {
       return services;
     } catch (thrown) {
       if (thrown instanceof AppFailure) throw thrown;
+      const disk = storageFailure(thrown, { folder: dataDir, place: 'data_folder' });
+      if (disk) throw disk;
       const code = errorCode(thrown);
       throw new AppFailure(
         appError(

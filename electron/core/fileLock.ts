@@ -12,6 +12,7 @@ import { AppFailure, appError } from '../../shared/errors';
 import { errorCode } from './errorCode';
 import type { Logger } from './log';
 import { ensurePrivateFile } from './privateFiles';
+import { storageFailure } from './storageFailure';
 
 /** Who a store's lock failures speak of: "The profiles" are changed by another "window or command". */
 export interface LockedStore {
@@ -24,7 +25,10 @@ export interface LockedStore {
   logMessage: string;
 }
 
-/** A store's failure to take its lock or save: `busy` after waitMs, `internal` for anything else. */
+/**
+ * A store's failure to take its lock or save: `busy` after waitMs, `disk_full` / `read_only`
+ * when the disk is the cause, `internal` for anything else.
+ */
 export function lockFailure(store: LockedStore, error: unknown): AppFailure {
   const code = errorCode(error);
   store.logger.error(store.logMessage, { code });
@@ -36,16 +40,21 @@ export function lockFailure(store: LockedStore, error: unknown): AppFailure {
       ),
     );
   }
-  return new AppFailure(
-    appError(
-      'internal',
-      `${store.subject} could not be saved to ${store.file} (${code}). Check that the disk has space and the folder is writable, then try again.`,
-    ),
+  return (
+    storageFailure(error, { folder: dirname(store.file), place: 'data_folder' }) ??
+    new AppFailure(
+      appError(
+        'internal',
+        `${store.subject} could not be saved to ${store.file} (${code}). Check that the disk has space and the folder is writable, then try again.`,
+      ),
+    )
   );
 }
 
 export class FileLock {
   private db: Database.Database | null = null;
+  /** True while this lock runs a piece of work: a nested run (a repair inside a change) joins it. */
+  private held = false;
 
   constructor(
     private readonly lockFile: string,
@@ -56,6 +65,7 @@ export class FileLock {
 
   /** Runs `work` holding the lock; waits (busy_timeout) while another process holds it. */
   run<T>(work: () => T): T {
+    if (this.held) return work();
     let db: Database.Database;
     try {
       db = this.db ??= openLock(this.lockFile, this.waitMs);
@@ -63,9 +73,11 @@ export class FileLock {
     } catch (error) {
       throw error instanceof AppFailure ? error : this.failure(error);
     }
+    this.held = true;
     try {
       return work();
     } finally {
+      this.held = false;
       db.exec('COMMIT');
     }
   }

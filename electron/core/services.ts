@@ -7,7 +7,9 @@
  */
 import { join } from 'node:path';
 import type { ContractHandlers } from '../../shared/contract';
+import { sweepStaleTemps } from './atomicWrite';
 import { LAST_FULL_SYNC_META, LAST_QUICK_REFRESH_META, ReportCache } from './cache/reportCache';
+import { armCrashPoints } from './crashPoints';
 import { dropUnsaltedScopes, loadScopeSalt } from './cache/scopeSalt';
 import { EventHub } from './events';
 import { Accounts } from './gateway/accounts';
@@ -25,6 +27,9 @@ import { ReportsService } from './gateway/reportsService';
 import { SyncService } from './gateway/syncService';
 import { KeytarKeyStore, type KeyStore } from './keys/keyStore';
 import { KeyVault } from './keys/keyVault';
+import { OrphanedKeys } from './keys/orphanedKeys';
+import { LOCAL_FILE, LocalStore } from './local/localStore';
+import { RepairNotes } from './local/repairNotes';
 import { silentLogger, type Logger } from './log';
 import { keepPrivate, preparePrivateDir, type DataDirAccess } from './privateFiles';
 import { ProfileStore } from './profiles/profileStore';
@@ -34,6 +39,9 @@ import { ChangeTracker, coreWorkActivity, trackChanges } from './updates/workAct
 import { offlineOptionsOf } from './offline/options';
 import type { PowerSource } from './offline/power';
 import { OfflineScheduler, type SchedulerOptions } from './offline/scheduler';
+import { RepairsService } from './gateway/repairsService';
+import { startRun } from './runMarkers';
+import { withStorageErrors } from './storageErrors';
 
 export interface CoreServicesOptions {
   dataDir: string;
@@ -69,6 +77,11 @@ export interface CoreServicesOptions {
    * Without it nothing runs by itself (the CLI).
    */
   keepOffline?: { power: PowerSource } & Pick<SchedulerOptions, 'clock' | 'startDelayMs'>;
+  /**
+   * Where REPORT_DESK_CRASH_AT is read from (core/crashPoints.ts): the CLI, the preview and the
+   * tests pass their environment; the app only when it is not packaged. Absent: no crash point.
+   */
+  crashPointsFrom?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface CoreServices {
@@ -86,6 +99,8 @@ export interface CoreServices {
   updates: UpdatesService;
   /** Every page of a list query, walked as the export walks them (the CLI's `reports list --all`). */
   listAll: ExportService['collect'];
+  /** Repairs this core made (the CLI says each once) and will make. */
+  repairs: RepairNotes;
   close(): Promise<void>;
 }
 
@@ -94,17 +109,28 @@ export function dataPaths(dataDir: string) {
   return {
     profiles: join(dataDir, 'profiles.json'),
     cache: join(dataDir, 'cache.sqlite'),
+    local: join(dataDir, LOCAL_FILE),
     demoData: join(dataDir, 'demo-service.json'),
     logs: join(dataDir, 'logs'),
   };
 }
 
 export async function createCoreServices(options: CoreServicesOptions): Promise<CoreServices> {
+  armCrashPoints(options.crashPointsFrom ?? {});
   const dataDirAccess = preparePrivateDir(options.dataDir);
   const paths = dataPaths(options.dataDir);
-  // Files an earlier version left 0644 until their next rewrite (new ones are created 0600).
-  for (const file of [paths.profiles, paths.demoData]) keepPrivate(file);
   const logger = options.logger ?? silentLogger;
+  // Files an earlier version left 0644 until their next rewrite (new ones are created 0600).
+  for (const file of [paths.profiles, paths.demoData]) {
+    try {
+      keepPrivate(file);
+    } catch (error) {
+      logger.warn('A data file could not be made private (a read-only folder?).', {
+        file,
+        code: String(error),
+      });
+    }
+  }
   if (dataDirAccess.readableByOthers) {
     logger.warn('The data folder is readable by other users of this computer; chmod 700 it.', {
       dataDir: options.dataDir,
@@ -112,12 +138,43 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     });
   }
   const events = new EventHub();
-  // Each part names its own log component ('cache', 'profiles', 'keychain').
-  const cache = ReportCache.open(paths.cache, { logger });
-  const dropped = dropUnsaltedScopes(cache);
-  if (dropped > 0)
-    logger.info('dropped cache rows under unsalted scopes; they are synced again', { dropped });
-  const profiles = new ProfileStore(paths.profiles, { logger });
+  // A run before this one that was killed left its marker: its files are checked before use.
+  const run = startRun(options.dataDir);
+  const swept = sweepStaleTemps(options.dataDir, { ownerless: true });
+  if (swept > 0) logger.info('removed temporary files that killed processes left', { swept });
+  // Each part names its own log component ('cache', 'profiles', 'keychain', 'local').
+  const local = LocalStore.open(paths.local, { check: run.uncleanEnd, logger });
+  const repairs = new RepairNotes(local, logger);
+  const profiles = new ProfileStore(paths.profiles, {
+    logger,
+    onRestored: (restored) => repairs.note({ kind: 'profiles_restored', details: restored }),
+  });
+  // Made once the services it runs exist; a set-aside copy asks it to refill (see below).
+  let scheduler: OfflineScheduler | undefined = undefined;
+  const cache = ReportCache.open(paths.cache, {
+    logger,
+    local,
+    check: run.uncleanEnd,
+    onSetAside: (event) => {
+      repairs.note({
+        kind: 'cache_set_aside',
+        details: {
+          asideAs: event.asideAs,
+          reportsLost: event.lost,
+          during: event.during,
+          kept: ['profiles', 'settings', 'changes'],
+          refillProfileIds: keptOffline(profiles),
+        },
+      });
+      // Its profiles kept available offline are refilled by the scheduler's next look.
+      scheduler?.replan();
+    },
+  });
+  if (!cache.readOnly) {
+    const dropped = dropUnsaltedScopes(cache);
+    if (dropped > 0)
+      logger.info('dropped cache rows under unsalted scopes; they are synced again', { dropped });
+  }
   // Other processes (CLI runs, a second window) change profiles too: notice it at once.
   profiles.watch();
   const keys = new KeyVault(options.keyStore ?? new KeytarKeyStore({ logger }));
@@ -175,6 +232,21 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     now,
     options.saveExport,
   );
+  const orphans = new OrphanedKeys({
+    keys,
+    profiles,
+    profilesFile: paths.profiles,
+    clearScope: (id) => cache.clearScope(id),
+    logger,
+  });
+  const repairsService = new RepairsService({
+    notes: repairs,
+    profiles,
+    orphans,
+    events,
+    announceProfiles: () => profileService.announce(),
+    logger,
+  });
   const changes = new ChangeTracker();
   const updates =
     options.updates?.({
@@ -200,14 +272,26 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     connections,
     changes: new ChangesService(connections, cache, now),
     offline,
+    repairs: repairsService,
   });
   // Report writes are counted: a restart into an update waits while a bulk change sends them.
-  const handlers = trackChanges(gateway, changes);
-  const scheduler = options.keepOffline
+  // A full disk or a read-only folder is told as such on every channel (storageErrors.ts).
+  const handlers = trackChanges(
+    withStorageErrors(gateway, {
+      folder: options.dataDir,
+      offlineReports: () => {
+        const scope = connections.activeScope();
+        return scope === null ? undefined : cache.status(scope).reportCount;
+      },
+      logger,
+    }),
+    changes,
+  );
+  scheduler = options.keepOffline
     ? new OfflineScheduler({
         ...options.keepOffline,
         profiles: () =>
-          profiles.list().map((profile) => ({
+          listedOrNone(profiles).map((profile) => ({
             id: profile.id,
             options: offlineOptionsOf(profile),
             lastQuickAt: cache.getMeta(profile.id, LAST_QUICK_REFRESH_META),
@@ -240,18 +324,39 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     dataDirAccess,
     updates,
     listAll: (query, walk) => exports.collect(query, walk),
+    repairs,
     async close() {
       if (closed) return;
       closed = true;
       scheduler?.stop();
       updates.close();
       profileService.close();
+      repairsService.close();
       offline.close();
       sync.cancel();
       connectivity.close();
       await demo?.stop();
       profiles.close();
       cache.close();
+      local.close();
+      // A clean end: the next run need not check the files.
+      run.end();
     },
   };
+}
+
+/** The profiles, or none while the profiles file cannot be used (the scheduler then has nothing to do). */
+function listedOrNone(profiles: ProfileStore): ReturnType<ProfileStore['list']> {
+  try {
+    return profiles.list();
+  } catch {
+    return [];
+  }
+}
+
+/** The profiles kept available offline: whose copy a full sync refills. */
+function keptOffline(profiles: ProfileStore): string[] {
+  return listedOrNone(profiles)
+    .filter((profile) => offlineOptionsOf(profile).keepOffline)
+    .map((profile) => profile.id);
 }

@@ -23,6 +23,7 @@ import { writeExportFile } from '../core/export/exportFile';
 import { createLogger, rotatingFileSink } from '../core/log';
 import { nativeModuleFailureMessage } from '../core/nativeModules';
 import { createCoreServices, type CoreServices } from '../core/services';
+import { storageFailure } from '../core/storageFailure';
 import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from '../core/desktop/appProtocol';
 import { DEEP_LINK_SCHEME, findDeepLinkInArgv, parseDeepLink } from '../core/desktop/deepLink';
@@ -136,6 +137,8 @@ async function start(): Promise<void> {
     updates: (context) => createElectronUpdates(context, userDataDir),
     // Keeps "Keep available offline" profiles current; the daily full sync waits on battery.
     keepOffline: { power: electronPowerSource(powerMonitor) },
+    // Test crash points (REPORT_DESK_CRASH_AT) only in a development run, never once packaged.
+    crashPointsFrom: app.isPackaged ? undefined : process.env,
   });
   unbindContract = bindContract(ipcMain, services.handlers, {
     isTrustedSender,
@@ -169,7 +172,9 @@ async function start(): Promise<void> {
 }
 
 function failToStart(thrown: unknown): void {
-  const error = toAppError(thrown);
+  // A full disk or a read-only data folder is told as such, not as "could not open its data".
+  const error =
+    storageFailure(thrown, { folder: userDataDir, place: 'data_folder' })?.error ?? toAppError(thrown);
   logger.error('ReportDesk could not start', {
     error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown),
     stack: thrown instanceof Error ? thrown.stack : undefined,

@@ -49,6 +49,8 @@ async function main(): Promise<number> {
     demoLauncher: inProcessDemoLauncher,
     // "Keep available offline" runs here too; a browser says nothing about the battery.
     keepOffline: { power: MAINS_POWER },
+    // The preview is never packaged: the reliability tests may name a crash point.
+    crashPointsFrom: process.env,
   });
   let server;
   try {

@@ -9,6 +9,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
+import { armCrashPoints } from '../core/crashPoints';
 import { EntryUsageError, parseEntryArgs } from '../core/entryArgs';
 import { createLogger } from '../core/log';
 import { RELEASE_PUBLIC_KEYS } from '../core/updates/releaseKeys';
@@ -92,6 +93,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return EXIT.usage;
   }
+  // Never packaged: the reliability tests may stop a download (REPORT_DESK_CRASH_AT).
+  armCrashPoints(process.env);
   const report = await runUpdateCheck({
     feed: parsed.feed,
     currentVersion: parsed.current,

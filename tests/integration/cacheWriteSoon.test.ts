@@ -68,7 +68,9 @@ describe('ReportCache.putReportsSoon', () => {
       cache.putReportsSoon('p', reports.slice(2), T1);
       // The other connection's write transaction stays open while the pending pages are written.
       other.transaction(() => {
-        (cache as unknown as { db: { pragma(text: string): void } }).db.pragma('busy_timeout = 0');
+        (cache as unknown as { connection: { db: { pragma(text: string): void } } }).connection.db.pragma(
+          'busy_timeout = 0',
+        );
         (cache as unknown as { flushPendingWrites(): void }).flushPendingWrites();
       });
     } finally {

@@ -58,8 +58,8 @@ describe('the change log across syncs', () => {
     expect((await h['changes:list'](undefined)).changes).toEqual([]);
     const changes = await h['changes:summary'](undefined);
     expect(changes).toMatchObject({ since: clock.toISOString(), items: [], more: 0 });
-    // Where the file keeps it (a later version reads the same key).
-    expect(temp.core.cache.getMeta(changes.profileId!, 'changes_since')).toBe(clock.toISOString());
+    // Kept in local.sqlite, apart from the offline copy (issue 30).
+    expect(temp.core.cache.changes.since(changes.profileId!)).toBe(clock.toISOString());
     expect(changes.counts).toEqual({ added: 0, addedBad: 0, changed: 0, turnedBad: 0, removed: 0 });
     expect(refreshed).toHaveLength(1);
     expect(refreshed[0]).toMatchObject({ profileName: 'Watch', notifyBad: false, summary: { mode: 'full' } });

@@ -95,13 +95,24 @@ describe('editing a profile', () => {
 });
 
 describe('a profiles file that cannot be read', () => {
-  it('is kept aside when it is a folder (EISDIR, which root gets too), never taken for a missing file', () => {
+  it('is never taken for a missing file when it is a folder (EISDIR, which root gets too), until the user starts afresh', () => {
     mkdirSync(file, { recursive: true });
     writeFileSync(join(file, 'inside.txt'), 'kept');
     const sink = memorySink();
     const store = new ProfileStore(file, { logger: createLogger('test', sink) });
-    expect(store.list()).toEqual([]);
-    expect(sink.lines.join('\n')).toMatch(/WARN .*could not be read \(EISDIR\)/);
+    const error = failureOf(() => store.list());
+    expect(error).toMatchObject({
+      kind: 'damaged',
+      reason: 'profiles_damaged',
+      details: { file, asideAs: file },
+    });
+    expect(error.message).toContain(
+      'could not be read (EISDIR), and there is no backup to restore. It is kept as it is;',
+    );
+    expect(sink.lines.join('\n')).toMatch(/ERROR .*could not be read \(EISDIR\)/);
+    expect(failureOf(() => store.add(input('Fresh'))).kind).toBe('damaged');
+    // The user agrees: the folder is moved aside whole, and a new list starts.
+    store.startAfresh();
     const [aside] = asideFiles();
     expect(readFileSync(join(dir, 'data', aside, 'inside.txt'), 'utf8')).toBe('kept');
     store.add(input('Fresh'));
@@ -114,16 +125,11 @@ describe('a profiles file that cannot be read', () => {
     const longFile = join(dir, 'data', 'p'.repeat(240));
     mkdirSync(longFile, { recursive: true });
     writeFileSync(join(longFile, 'inside.txt'), 'kept');
-    const sink = memorySink();
-    const store = new ProfileStore(longFile, { logger: createLogger('test', sink) });
-    expect(store.list()).toEqual([]);
-    const error = failureOf(() => store.add(input('New')));
-    expect(error.kind).toBe('internal');
-    expect(error.message).toContain(
-      `The profiles file ${longFile} could not be used because it could not be read (EISDIR), and it could not be moved aside (ENAMETOOLONG).`,
-    );
-    expect(error.message).toMatch(/Check the permissions of that folder, then restart ReportDesk\.$/);
-    expect(sink.lines.join('\n')).toMatch(/ERROR .*could not be moved aside \(ENAMETOOLONG\)/);
+    const store = new ProfileStore(longFile);
+    expect(failureOf(() => store.list()).kind).toBe('damaged');
+    expect(failureOf(() => store.add(input('New'))).kind).toBe('damaged');
+    // Starting afresh needs it moved: it cannot be, so nothing is written over it.
+    expect(failureOf(() => store.startAfresh()).message).toMatch(/\(ENAMETOOLONG\)/);
     expect(readFileSync(join(longFile, 'inside.txt'), 'utf8')).toBe('kept');
     expect(asideFiles()).toEqual([]);
   });
@@ -153,16 +159,16 @@ describe('a profiles file that cannot be read', () => {
       }
       const result = JSON.parse(stdout) as {
         uid: number;
-        listed: string[];
+        listError: AppError | null;
         addError: AppError | null;
         log: string[];
       };
       expect(result.uid).not.toBe(0);
-      expect(result.listed).toEqual([]);
-      expect(result.addError?.kind).toBe('internal');
+      // Never read as "no profiles": every read and change says the file cannot be used.
+      expect(result.listError).toMatchObject({ kind: 'damaged', reason: 'profiles_damaged' });
+      expect(result.addError?.kind).toBe('damaged');
       expect(result.addError?.message).toMatch(/could not be used because it could not be read \(EACCES\)/);
-      expect(result.addError?.message).toMatch(/could not be moved aside \(EACCES\)/);
-      expect(result.log.join('\n')).toMatch(/ERROR .*could not be moved aside/);
+      expect(result.log.join('\n')).toMatch(/ERROR .*could not be read \(EACCES\)/);
       expect(readFileSync(file, 'utf8')).toBe(original);
       expect(statSync(join(dir, 'data')).isDirectory()).toBe(true);
       expect(asideFiles()).toEqual([]);

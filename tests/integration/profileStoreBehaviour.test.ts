@@ -369,7 +369,6 @@ describe('files it does not understand', () => {
   });
 
   it.each([
-    ['another version', [good], { version: 2 }],
     ['an id with a slash', [{ ...good, id: 'a/b' }], {}],
     ['an empty id', [{ ...good, id: '' }], {}],
     ['an id of 65 characters', [{ ...good, id: 'a'.repeat(65) }], {}],
@@ -381,14 +380,32 @@ describe('files it does not understand', () => {
     ['a number as key time', [{ ...good, keySetAt: 1 }], {}],
     ['a number as active id', [good], { activeId: 3 }],
     ['no profile list', [good], { profiles: 'none' }],
-  ])('keeps aside a file with %s, saying why in a warning', (_what, profiles, extra) => {
-    saved(profiles, extra);
-    const { store, log } = loggedStore();
-    expect(store.list()).toEqual([]);
-    expect(asideFiles()).toHaveLength(1);
-    expect(log()).toMatch(
-      /WARN \[test:profiles\] The profiles file could not be used because its content is not a profile list ReportDesk understands; it was kept aside and ReportDesk starts with no profiles\..*corrupt-/,
-    );
+  ])(
+    'keeps a copy of a file with %s aside, and never reads it as "no profiles"',
+    (_what, profiles, extra) => {
+      saved(profiles, extra);
+      const { store, log } = loggedStore();
+      expect(failureOf(() => store.list())).toMatchObject({ kind: 'damaged', reason: 'profiles_damaged' });
+      expect(asideFiles()).toHaveLength(1);
+      expect(log()).toMatch(
+        /ERROR \[test:profiles\] The profiles file .* could not be used because its content is not a profile list ReportDesk understands, and there is no backup to restore\. A copy is kept as .*corrupt-.*; nothing is written over it until you agree to start a new list of profiles\./,
+      );
+    },
+  );
+
+  it('never touches a file a newer ReportDesk wrote: every read and change says so', () => {
+    saved([good], { version: 2 });
+    const original = readFileSync(file, 'utf8');
+    const { store } = loggedStore();
+    for (const run of [() => store.list(), () => store.add(input('New'))]) {
+      expect(failureOf(run)).toEqual({
+        kind: 'internal',
+        message: `The profiles file ${file} was written by a newer version of ReportDesk (version 2). Update ReportDesk; nothing was changed.`,
+      });
+    }
+    expect(store.damage()).toBeNull();
+    expect(asideFiles()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe(original);
   });
 
   it('accepts an id of 64 characters', () => {
@@ -396,16 +413,19 @@ describe('files it does not understand', () => {
     expect(new ProfileStore(file).list()).toHaveLength(1);
   });
 
-  it('says "not valid JSON" for a file that is not JSON, and names where it was kept', () => {
+  it('says "not valid JSON" for a file that is not JSON, and names where its copy was kept (once)', () => {
     mkdirSync(join(dir, 'data'), { recursive: true });
     writeFileSync(file, 'not json');
     const { log } = loggedStore();
     const [aside] = asideFiles();
     expect(aside).toMatch(/^profiles\.json\.corrupt-\d{4}-\d{2}-\d{2}T\d{9}Z$/);
     expect(log()).toContain(
-      'The profiles file could not be used because it is not valid JSON; it was kept aside and ReportDesk starts with no profiles.',
+      'could not be used because it is not valid JSON, and there is no backup to restore.',
     );
     expect(log()).toContain(aside);
+    // Another process (or the next run) finds the same damaged file: its copy is not made twice.
+    new ProfileStore(file).damage();
+    expect(asideFiles()).toEqual([aside]);
   });
 });
 
@@ -428,20 +448,17 @@ describe('more edges', () => {
     expect(log()).toMatch(/ERROR .*Locking the profiles failed\..*unknown error/);
   });
 
-  it('does not retry nor log again a file it could neither read nor move aside, until it changes', () => {
-    // A folder (EISDIR on read) whose name leaves no room for the ".corrupt-<time>" suffix.
-    const longFile = join(dir, 'data', 'p'.repeat(240));
-    mkdirSync(longFile, { recursive: true });
+  it('does not retry nor log again a file it could not use, until it changes', () => {
+    // A folder (EISDIR on read) where the file should be.
+    mkdirSync(file, { recursive: true });
     const sink = memorySink();
-    const store = new ProfileStore(longFile, { logger: createLogger('test', sink) });
+    const store = new ProfileStore(file, { logger: createLogger('test', sink) });
     const errors = () => sink.lines.filter((line) => line.includes(' ERROR ')).length;
-    // Opening and the first read each try once (the constructor does not remember the file).
-    store.list();
+    expect(failureOf(() => store.list()).kind).toBe('damaged');
     const logged = errors();
-    expect(logged).toBeGreaterThan(0);
-    store.list();
-    store.activeId();
-    expect(failureOf(() => store.add(input('New'))).kind).toBe('internal');
+    expect(logged).toBe(1);
+    expect(failureOf(() => store.activeId()).kind).toBe('damaged');
+    expect(failureOf(() => store.add(input('New'))).kind).toBe('damaged');
     expect(errors()).toBe(logged);
   });
 

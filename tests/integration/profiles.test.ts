@@ -38,8 +38,17 @@ describe('ProfileStore', () => {
     const a = store.add(input('A'));
     store.update(a.id, { baseUrl: 'https://other.example.com' });
     store.add(input('B'));
-    // profiles.lock is the cross-process lock (an empty SQLite file), kept for the next change.
-    expect(readdirSync(join(dir, 'data')).sort()).toEqual(['profiles.json', 'profiles.lock']);
+    // profiles.lock is the cross-process lock (an empty SQLite file), kept for the next change;
+    // profiles.json.backup is the previous good file (issue 30).
+    expect(readdirSync(join(dir, 'data')).sort()).toEqual([
+      'profiles.json',
+      'profiles.json.backup',
+      'profiles.lock',
+    ]);
+    // The backup is the list as it was before the last change, whole.
+    expect(
+      JSON.parse(readFileSync(`${file}.backup`, 'utf8')).profiles.map((p: { name: string }) => p.name),
+    ).toEqual(['A']);
   });
 
   it('refuses a duplicate name, whatever its case, on add and on rename', () => {
@@ -84,27 +93,50 @@ describe('ProfileStore', () => {
     }
   });
 
-  it('keeps a corrupt file aside, starts empty, logs a warning, and never crashes', () => {
+  it('restores the backup of a damaged file, keeps the damaged one aside, says so, and never reads it as "no profiles"', () => {
     const sink = memorySink();
-    new ProfileStore(file).add(input('Old'));
+    const first = new ProfileStore(file);
+    first.add(input('Old'));
+    first.add(input('Newer'));
     writeFileSync(file, '{"version": 1, "profiles": [trunc');
-    const store = new ProfileStore(file, { logger: createLogger('test', sink) });
-    expect(store.list()).toEqual([]);
+    const restored: unknown[] = [];
+    const store = new ProfileStore(file, {
+      logger: createLogger('test', sink),
+      onRestored: (event) => restored.push(event),
+    });
+    // The backup is the list before the last change: "Newer" came after it.
+    expect(store.list().map((p) => p.name)).toEqual(['Old']);
     const aside = readdirSync(join(dir, 'data')).filter((name) => name.startsWith('profiles.json.corrupt-'));
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(dir, 'data', aside[0]), 'utf8')).toBe('{"version": 1, "profiles": [trunc');
-    expect(sink.lines.join('\n')).toMatch(/WARN .*not valid JSON/);
+    expect(restored).toEqual([
+      { file, asideAs: join(dir, 'data', aside[0]), backupSavedAt: expect.stringMatching(/^\d{4}-/) },
+    ]);
+    expect(sink.lines.join('\n')).toMatch(/WARN .*not valid JSON; its backup of .* was restored/);
     store.add(input('New'));
-    expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['New']);
+    expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['Old', 'New']);
   });
 
-  it('keeps aside a file of the wrong shape too', () => {
+  it('without a backup, a file of the wrong shape blocks every read and change until the user starts afresh', () => {
     new ProfileStore(file).add(input('Old'));
-    writeFileSync(file, JSON.stringify({ version: 1, activeId: null, profiles: [{ id: 'x' }] }));
-    expect(new ProfileStore(file).list()).toEqual([]);
-    expect(readdirSync(join(dir, 'data')).some((name) => name.startsWith('profiles.json.corrupt-'))).toBe(
-      true,
-    );
+    const wrong = JSON.stringify({ version: 1, activeId: null, profiles: [{ id: 'x' }] });
+    writeFileSync(file, wrong);
+    const store = new ProfileStore(file);
+    for (const run of [() => store.list(), () => store.activeId(), () => store.add(input('New'))]) {
+      expect(failureOf(run)).toMatchObject({
+        kind: 'damaged',
+        reason: 'profiles_damaged',
+        details: { file },
+      });
+    }
+    expect(readFileSync(file, 'utf8')).toBe(wrong);
+    const aside = store.damage()!.asideAs;
+    expect(readFileSync(aside, 'utf8')).toBe(wrong);
+    store.startAfresh();
+    expect(store.list()).toEqual([]);
+    expect(readFileSync(aside, 'utf8')).toBe(wrong);
+    store.add(input('New'));
+    expect(new ProfileStore(file).list().map((p) => p.name)).toEqual(['New']);
   });
 
   // A file that can be neither read nor moved aside: profileStore.test.ts (runs as root too).

@@ -5,19 +5,18 @@
  * 127.0.0.1 made slow, or made to misbehave (a deletion during the listing, `page` ignored).
  *
  * What must hold: one sync per profile at a time (the others are refused with exit 9 and one
- * sentence), the cache ends equal to the service's set, a kill -9 blocks the next sync only
- * until its lease runs out, and nothing live is ever pruned.
+ * sentence), the cache ends equal to the service's set, a kill -9 does not block the next sync
+ * (its claim names a process that is gone), and nothing live is ever pruned.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfilesState, SyncSummary } from '../../shared/contract';
 import type { AppError } from '../../shared/errors';
-import { runFullSync, SYNC_CONCURRENCY } from '../../electron/core/cache/fullSync';
+import { SYNC_CONCURRENCY } from '../../electron/core/cache/fullSync';
 import { PAGES_AHEAD_PER_REQUEST, PAGES_IN_FLIGHT } from '../../shared/paging';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import { dataPaths } from '../../electron/core/services';
@@ -252,8 +251,7 @@ describe('one full sync per profile across processes', () => {
     expect(refusals).toBeGreaterThan(0);
   }, 180_000);
 
-  it('after a kill -9 of the process holding the sync, the next sync succeeds once the lease runs out', async () => {
-    const leaseMs = 3_000;
+  it('after a kill -9 of the process holding the sync, the next sync takes its claim over at once', async () => {
     await churn(3);
     // Two list requests are answered, every later one hangs: the child cannot finish (and
     // release its lease) before the kill, however slowly this machine runs it.
@@ -261,7 +259,7 @@ describe('one full sync per profile across processes', () => {
     service.faults.add({ method: 'GET', path: '/api/v1/reports', delayMs: 60_000 });
     const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', 'cache', 'sync'], {
       cwd: ROOT,
-      env: { ...process.env, ...env({ REPORT_DESK_SYNC_LEASE_MS: String(leaseMs) }) },
+      env: { ...process.env, ...env() },
     });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.on('exit', (_c, signal) => resolve(signal)),
@@ -273,32 +271,20 @@ describe('one full sync per profile across processes', () => {
       });
     });
     child.kill('SIGKILL');
-    const killedAt = Date.now();
     expect(await exited).toBe('SIGKILL');
     service.faults.clear();
 
     const cache = ReportCache.open(dataPaths(dataDir).cache);
-    let expiresAt: number;
     try {
+      // The dead process's claim is still in the file and has not run out (20 s)…
       const lease = cache.leases.held(scope);
       expect(lease).not.toBeNull();
-      expiresAt = lease!.expiresAt;
-      // The bound: the dead process blocks the next sync for at most its lease duration.
-      expect(expiresAt).toBeLessThanOrEqual(killedAt + leaseMs);
-      // At the moment of the kill the claim was still held: a sync then is refused.
-      const refused = await runFullSync({
-        cache,
-        scope,
-        now: () => new Date(killedAt),
-        fetchPage: () => Promise.reject(new Error('must not be asked')),
-      }).catch((e: unknown) => e);
-      expect(refused).toMatchObject({ error: { kind: 'busy', reason: 'sync_running' } });
+      expect(lease!.expiresAt).toBeGreaterThan(Date.now());
     } finally {
       cache.close();
     }
-
-    // Wait out the lease (not an assertion on time: the lease row says when it ends).
-    await sleep(Math.max(0, expiresAt - Date.now()) + 50);
+    // …but it names a process that is gone from this computer: the next sync goes ahead now,
+    // resumes, and settles the copy (issue 30: no waiting out a dead owner's lease).
     const next = await cli(['cache', 'sync', '--json']);
     expect(next.code, next.stderr).toBe(0);
     expect(JSON.parse(next.stdout)).toMatchObject({ pruned: true, reason: null });

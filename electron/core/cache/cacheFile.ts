@@ -1,6 +1,7 @@
 /**
- * Opening the cache's SQLite file: private modes, waiting for other processes, WAL, schema
- * migrations. ReportCache.open adds the recovery of a damaged file.
+ * Opening one of ReportDesk's SQLite files (the cache; local.sqlite through the same door):
+ * private modes, waiting for other processes, WAL, the file's durability, schema migrations.
+ * ReportCache.open (and LocalStore.open) add the recovery of a damaged file (../sqliteFile.ts).
  */
 import Database from 'better-sqlite3';
 import { errorCode } from '../errorCode';
@@ -10,7 +11,20 @@ import { migrate } from './migrations';
 /** How long opening waits for other processes to release the file (busy_timeout and the WAL switch). */
 const OPEN_WAIT_MS = 5_000;
 
-export function openDatabase(file: string): Database.Database {
+export interface OpenOptions {
+  /** Brings the schema up to date (in one IMMEDIATE transaction). */
+  migrate: (db: Database.Database, file: string) => void;
+  /**
+   * NORMAL for what can be fetched again: with WAL a killed process never leaves a damaged
+   * file, and a power cut may lose only the last commits, which the next sync fetches again.
+   * FULL for what cannot: every commit is on the disk before it returns.
+   */
+  synchronous: 'NORMAL' | 'FULL';
+}
+
+const CACHE_FILE: OpenOptions = { migrate, synchronous: 'NORMAL' };
+
+export function openDatabase(file: string, options: OpenOptions = CACHE_FILE): Database.Database {
   // Private reports: 0600 before SQLite creates the file, so its -wal and -shm inherit it.
   ensurePrivateFile(file);
   for (const suffix of ['-wal', '-shm']) keepPrivate(file + suffix);
@@ -19,11 +33,9 @@ export function openDatabase(file: string): Database.Database {
     // First, so that every step below waits for another process instead of failing.
     db.pragma(`busy_timeout = ${OPEN_WAIT_MS}`);
     enterWalMode(db);
-    // WAL + NORMAL: a killed process never leaves a damaged file; only a power cut may lose
-    // the last commits, which the next sync fetches again.
-    db.pragma('synchronous = NORMAL');
+    db.pragma(`synchronous = ${options.synchronous}`);
     db.pragma('foreign_keys = ON');
-    migrate(db, file);
+    options.migrate(db, file);
     return db;
   } catch (error) {
     db.close();

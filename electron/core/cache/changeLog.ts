@@ -1,9 +1,15 @@
 /**
- * The change log of a scope's offline copy (schema version 4): what refreshes, syncs and reads
- * found different on the service — a report added, changed in a watched field (reportDiff.ts),
- * or gone — newest last. Written by ReportCache in the same transaction as the rows it
- * describes, so a crash never keeps one without the other. Kept for CHANGE_LOG_DAYS and at most
- * CHANGE_LOG_MAX_ENTRIES per scope, the oldest dropped first.
+ * The change log of each scope's offline copy: what refreshes, syncs and reads found different
+ * on the service — a report added, changed in a watched field (reportDiff.ts), or gone — newest
+ * last, and what the user has seen of it. This class is the one door to it, wherever it lives:
+ * since issue 30 in local.sqlite (../local/localStore.ts), apart from the offline copy, so a
+ * damaged copy takes none of it. Kept for CHANGE_LOG_DAYS and at most CHANGE_LOG_MAX_ENTRIES
+ * per scope, the oldest dropped first.
+ *
+ * How a write of reports and its entries stay together across the two files: the cache writes
+ * the entries into its own outbox in the rows' transaction (changeOutbox.ts), and they are
+ * moved here right after it commits, each with its origin (the cache's id, the outbox's seq),
+ * so a move repeated after a crash adds nothing twice (`record` ignores an origin it has).
  */
 import type Database from 'better-sqlite3';
 import type { ChangeFields, ChangeKind, ReportChange } from '../../../shared/contract';
@@ -19,6 +25,13 @@ const DAY_MS = 86_400_000;
 export interface LoggedChange extends ReportChange {
   seq: number;
   seen: boolean;
+}
+
+/** An entry to record; `origin` names where it was first written (a cache's outbox row). */
+export interface ChangeToRecord extends ReportChange {
+  origin?: { source: string; seq: number };
+  /** Moved from an older file with its seen mark. */
+  seen?: boolean;
 }
 
 interface ChangeRow {
@@ -47,18 +60,29 @@ export class ChangeLog {
   /**
    * Appends entries (in the caller's transaction), then drops what is past the retention:
    * entries CHANGE_LOG_DAYS older than the batch's newest (those of the batch are not written),
-   * and all but the newest CHANGE_LOG_MAX_ENTRIES.
+   * and all but the newest CHANGE_LOG_MAX_ENTRIES. An entry whose origin is recorded already is
+   * skipped.
    */
-  record(scope: string, changes: readonly ReportChange[]): void {
+  record(scope: string, changes: readonly ChangeToRecord[]): void {
     if (changes.length === 0) return;
     const newest = changes.reduce((max, change) => Math.max(max, Date.parse(change.at)), -Infinity);
     const before = new Date(newest - CHANGE_LOG_DAYS * DAY_MS).toISOString();
     const insert = this.statement(
-      'INSERT INTO change_log (scope, id, kind, at, fields) VALUES (?, ?, ?, ?, ?)',
+      `INSERT OR IGNORE INTO change_log (scope, id, kind, at, fields, seen, origin, origin_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const change of changes) {
       if (change.at >= before)
-        insert.run(scope, change.id, change.kind, change.at, JSON.stringify(change.fields));
+        insert.run(
+          scope,
+          change.id,
+          change.kind,
+          change.at,
+          JSON.stringify(change.fields),
+          change.seen ? 1 : 0,
+          change.origin?.source ?? null,
+          change.origin?.seq ?? null,
+        );
     }
     this.trim(scope, before);
   }
@@ -111,5 +135,36 @@ export class ChangeLog {
       `UPDATE change_log SET seen = 1
        WHERE scope = ? AND seen = 0 AND id IN (SELECT value FROM json_each(?))`,
     ).run(scope, JSON.stringify(ids)).changes;
+  }
+
+  /** Since when the scope's unseen entries count ("Changes since …"): its first full sync, then the last "mark all as seen". */
+  since(scope: string): string | null {
+    const row = this.statement('SELECT since FROM change_marks WHERE scope = ?').get(scope) as
+      { since: string } | undefined;
+    return row?.since ?? null;
+  }
+
+  setSince(scope: string, at: string): void {
+    this.statement(
+      'INSERT INTO change_marks (scope, since) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET since = excluded.since',
+    ).run(scope, at);
+  }
+
+  /** Forgets a scope's log and marks (a profile removed, another service or account), or every scope's. */
+  clear(scope?: string): void {
+    for (const table of ['change_log', 'change_marks']) {
+      if (scope === undefined) this.statement(`DELETE FROM ${table}`).run();
+      else this.statement(`DELETE FROM ${table} WHERE scope = ?`).run(scope);
+    }
+  }
+
+  /** Every scope with entries or marks. */
+  scopes(): string[] {
+    const rows = this.statement(
+      'SELECT scope FROM change_log UNION SELECT scope FROM change_marks',
+    ).all() as {
+      scope: string;
+    }[];
+    return rows.map((row) => row.scope);
   }
 }

@@ -38,9 +38,10 @@ import {
   type PageWalkStop,
 } from '../../../shared/paging';
 import type { Report, ReportPage } from '../../../shared/report';
+import { crashPoint } from '../crashPoints';
 import { PageBatch } from './pageBatch';
 import { compareIds, idsInGaps, type PageGap } from './pageGaps';
-import { CHANGES_SINCE_META, LAST_FULL_SYNC_META, type ReportCache } from './reportCache';
+import { LAST_FULL_SYNC_META, type ReportCache } from './reportCache';
 import { DEFAULT_SYNC_LEASE_MS, holdSyncLease, runFailure, type HeldLease } from './syncLease';
 import {
   clearSyncState,
@@ -144,7 +145,9 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
         state.badNews += counts.badNews;
       }
       save();
+      crashPoint('sync.batch-written');
     });
+    crashPoint('sync.batch-committed');
     for (const { page, fetched } of pages) report('fetching', page, fetched);
   };
   // A write between pages that fails ends the walk at once (its failure is the run's).
@@ -286,21 +289,22 @@ function finish(options: FullSyncOptions, lease: HeldLease, ending: Ending): Syn
   const { cache, scope } = options;
   const { state, mark, walk, reason, now, report } = ending;
   if (reason === null) report('pruning');
+  crashPoint('sync.before-prune');
   const completedAt = now().toISOString();
   const removed = cache.transaction(() => {
     lease.claimOrStop();
     const count = reason === null ? cache.pruneUnseen(scope, mark, completedAt) : 0;
     // Read to its end, the listing is as fresh as now; a walk cut short is not a full sync.
     if (walk.stop === 'end') {
-      // The change log starts with the first full sync: from then on the copy is the baseline.
-      if (cache.getMeta(scope, LAST_FULL_SYNC_META) === null)
-        cache.setMeta(scope, CHANGES_SINCE_META, completedAt);
       cache.setMeta(scope, LAST_FULL_SYNC_META, completedAt);
       cache.setMeta(scope, REFRESH_HIGH_ID_META, state.lastId);
     }
     clearSyncState(cache, scope);
     return count;
   });
+  // The change log starts with the scope's first full sync: from then on the copy is the
+  // baseline. Kept in local.sqlite, so a copy started afresh (cleared, or damaged) keeps it.
+  if (walk.stop === 'end') startChangesOnce(cache, scope, completedAt);
   report('done');
   return {
     mode: 'full',
@@ -317,6 +321,13 @@ function finish(options: FullSyncOptions, lease: HeldLease, ending: Ending): Syn
     requests: state.requests,
     badNews: state.badNews,
   };
+}
+
+/** Sets when "Changes since …" starts, unless it has started already. */
+function startChangesOnce(cache: ReportCache, scope: string, at: string): void {
+  cache.local.transaction(() => {
+    if (cache.changes.since(scope) === null) cache.changes.setSince(scope, at);
+  });
 }
 
 /** Null when the listing was read whole and consistently, so unseen cached reports are gone. */

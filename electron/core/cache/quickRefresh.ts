@@ -16,6 +16,7 @@
  */
 import type { SyncSummary } from '../../../shared/contract';
 import { followPages, rateLimitRetry } from '../../../shared/paging';
+import { crashPoint } from '../crashPoints';
 import { startListRun, throwIfStopped, type ListRunOptions } from './fullSync';
 import { compareIds } from './pageGaps';
 import { LAST_QUICK_REFRESH_META } from './reportCache';
@@ -53,6 +54,7 @@ export async function runQuickRefresh(options: ListRunOptions): Promise<SyncSumm
           lease.claimOrStop();
           return cache.putReports(scope, page.reports, fetchedAt);
         });
+        crashPoint('refresh.page-committed');
         totals.fetched += page.reports.length;
         totals.pages += 1;
         totals.added += counts.added;

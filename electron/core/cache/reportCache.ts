@@ -6,21 +6,33 @@
  *
  * No secret is ever written: `password` (and other secret-looking keys) are stripped from
  * every record before it reaches the database.
+ *
+ * It only holds what can be fetched again (issue 30): the change log and seen marks live in
+ * local.sqlite (`local`), reached through `changes`. A damaged file — at open, or from any
+ * statement later — is set aside and a new one started (../guardedDatabase.ts): a read is
+ * answered again from the new file, a write of fetched reports is written again there, and a
+ * transaction that was cut short fails with reason `cache_reset` (the sync service starts its
+ * run again). A file another process replaced is followed. In a read-only folder reads come
+ * from a private copy and writes are refused in a sentence.
  */
 import type Database from 'better-sqlite3';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { CacheStatus } from '../../../shared/contract';
 import type { Account, NormalizedListQuery, Report } from '../../../shared/report';
-import { errorCode } from '../errorCode';
+import type { SetAsideEvent } from '../guardedDatabase';
+import { LOCAL_FILE, LocalStore } from '../local/localStore';
 import { silentLogger, type Logger } from '../log';
-import { openDatabase } from './cacheFile';
-import { ChangeLog } from './changeLog';
+import { PRIVATE_DIR_MODE } from '../privateFiles';
+import { isDamage } from '../sqliteFile';
+import { CacheConnection } from './cacheConnection';
+import { clearAll, clearCopy, scopesOf, type ScopeContext } from './cacheScopes';
+import { PendingWrites, type PendingPage } from './pendingWrites';
+import type { ChangeLog } from './changeLog';
 import { ListQuery, type CacheQueryResult } from './listQuery';
 import { parseRecord, stripSecrets, type ReportRow } from './records';
 import { LAST_FULL_SYNC_META, ReportWrites, type PutOptions, type WriteCounts } from './reportWrites';
 import { SyncLeases } from './syncLease';
-import { PRIVATE_DIR_MODE } from '../privateFiles';
 
 export interface CachedReport {
   report: Report;
@@ -32,51 +44,76 @@ export type { CacheQueryResult } from './listQuery';
 /** The cache's part of the contract's CacheStatus; the gateway adds the rest. */
 export type CacheStatusInfo = Omit<CacheStatus, 'profileId' | 'syncing'>;
 
-export { CHANGES_SINCE_META, LAST_FULL_SYNC_META, SYNC_ID_META } from './reportWrites';
+export { LAST_FULL_SYNC_META, SYNC_ID_META } from './reportWrites';
 /** Meta key set when a quick refresh (the newest reports) completes. */
 export const LAST_QUICK_REFRESH_META = 'last_quick_refresh_at';
 
-const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
-/** How long a walk must pause before its deferred pages are written (putReportsLater). */
-const DEFERRED_WRITE_PAUSE_MS = 200;
-/** Deferred pages written per step: about 90 ms of work, so the process answers between steps. */
-const DEFERRED_PAGES_PER_STEP = 8;
+export interface CacheOpenOptions {
+  logger?: Logger;
+  /** local.sqlite, where the change log lives; by default opened beside the cache (and closed with it). */
+  local?: LocalStore;
+  /** The last run on the folder did not end cleanly: check the file before trusting it. */
+  check?: boolean;
+  /** Told each time a damaged file was set aside (at open, or later while in use). */
+  onSetAside?: (event: SetAsideEvent) => void;
+}
+
+export { cacheResetFailure, isCacheReset } from './cacheConnection';
 
 export { MIGRATIONS } from './migrations';
 
 export class ReportCache {
   readonly file: string;
-  private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
-  /** The list query, the overview's counts and their remembered search matches. */
-  private readonly list: ListQuery;
+  /** The file, kept usable: damage set aside, another process's replacement followed (cacheConnection.ts). */
+  private readonly connection: CacheConnection;
+  /** The list query, the overview's counts and their remembered search matches (made again for a new file). */
+  private list: ListQuery;
   /** Write-throughs answered already and written right after (see putReportsSoon). */
-  private readonly pendingWrites: { scope: string; reports: Report[]; fetchedAt: string }[] = [];
-  private flushScheduled = false;
-  private flushing = false;
-  /** The next step of the deferred writes (putReportsLater), while one is due. */
-  private deferredStep: NodeJS.Timeout | null = null;
+  private readonly pending = new PendingWrites((batch) => this.writePending(batch));
   private readonly logger: Logger;
   /** The claim on each scope's sync (syncLease.ts). */
   readonly leases: SyncLeases;
-  /** What changed on the service, per scope (changeLog.ts). */
-  readonly changes: ChangeLog;
+  /** local.sqlite: the change log, seen marks and repair notices. */
+  readonly local: LocalStore;
+  private readonly ownsLocal: boolean;
   private readonly writes: ReportWrites;
+  /** What clearing scopes needs (cacheScopes.ts). */
+  private readonly scoped: ScopeContext;
 
-  private constructor(file: string, db: Database.Database, logger: Logger) {
+  private constructor(
+    file: string,
+    logger: Logger,
+    local: LocalStore,
+    ownsLocal: boolean,
+    options: CacheOpenOptions,
+  ) {
     this.file = file;
-    this.db = db;
     this.logger = logger;
+    this.local = local;
+    this.ownsLocal = ownsLocal;
     const statement = (sql: string) => this.statement(sql);
-    this.list = new ListQuery(db, statement);
+    this.connection = new CacheConnection({
+      file,
+      check: options.check ?? false,
+      logger,
+      local,
+      onSetAside: options.onSetAside,
+      onRenew: () => (this.list = new ListQuery(this.connection.db, statement)),
+    });
+    this.list = new ListQuery(this.connection.db, statement);
     this.leases = new SyncLeases(statement, (fn) => this.transaction(fn));
-    this.changes = new ChangeLog(statement);
     this.writes = new ReportWrites({
       statement,
       transaction: (fn) => this.transaction(fn),
       getMeta: (scope, key) => this.getMeta(scope, key),
-      changes: this.changes,
+      outbox: this.connection.outbox,
     });
+    this.scoped = {
+      statement,
+      transaction: (fn) => this.transaction(fn),
+      connection: this.connection,
+      local,
+    };
   }
 
   /**
@@ -84,26 +121,39 @@ export class ReportCache {
    * database, or is damaged beyond use, is kept aside as `<file>.corrupt-<time>` and a fresh
    * cache is started: the cache only holds copies of the service's data.
    */
-  static open(file: string, options: { logger?: Logger } = {}): ReportCache {
+  static open(file: string, options: CacheOpenOptions = {}): ReportCache {
     const logger = (options.logger ?? silentLogger).child('cache');
     mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    const local =
+      options.local ?? LocalStore.open(join(dirname(file), LOCAL_FILE), { logger, check: options.check });
     try {
-      return new ReportCache(file, openDatabase(file), logger);
+      return new ReportCache(file, logger, local, options.local === undefined, options);
     } catch (error) {
-      const code = errorCode(error);
-      if (!CORRUPT_CODES.has(code)) throw error;
-      const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
-      logger.warn('The cache file is damaged; keeping it aside and starting a new one.', { aside, code });
-      renameSync(file, aside);
-      for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
-      return new ReportCache(file, openDatabase(file), logger);
+      if (options.local === undefined) local.close();
+      throw error;
     }
+  }
+
+  /** What changed on the service, per scope (changeLog.ts, in local.sqlite). */
+  get changes(): ChangeLog {
+    return this.local.changes;
+  }
+
+  /** Why writes are refused (a read-only folder: reads come from a private copy), or null. */
+  get readOnly(): { folder: string; code: string } | null {
+    return this.connection.readOnly;
+  }
+
+  /** Bumped each time another file took this one's place (a damaged one set aside). */
+  get fileGeneration(): number {
+    return this.connection.fileGeneration;
   }
 
   close(): void {
     // A deferred step still due finds nothing pending (and the file closed) when it runs.
     this.flushPendingWrites();
-    if (this.db.open) this.db.close();
+    this.connection.close();
+    if (this.ownsLocal) this.local.close();
   }
 
   /**
@@ -113,52 +163,39 @@ export class ReportCache {
    * after an answer includes that answer: what is shown is what is cached.
    */
   putReportsSoon(scope: string, reports: Report[], fetchedAt: string): void {
-    this.pendingWrites.push({ scope, reports, fetchedAt });
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      this.flushPendingWrites();
-    });
+    // A read-only folder keeps no copy of what is shown.
+    if (!this.readOnly) this.pending.soon({ scope, reports, fetchedAt });
   }
 
   /**
    * putReportsSoon for a walk over many pages (an export, `reports list --all`): the pages are
-   * written once the walk has paused for DEFERRED_WRITE_PAUSE_MS, a few per step, so the SQLite
-   * work (about 0.1 ms a report) never holds up the walk's next request. Anything that uses
-   * this cache meanwhile still writes every pending page first, in order.
+   * written once the walk has paused for 200 ms, a few per step, so the SQLite work (about
+   * 0.1 ms a report) never holds up the walk's next request. Anything that uses this cache
+   * meanwhile still writes every pending page first, in order.
    */
   putReportsLater(scope: string, reports: Report[], fetchedAt: string): void {
-    this.pendingWrites.push({ scope, reports, fetchedAt });
-    this.scheduleDeferredStep(DEFERRED_WRITE_PAUSE_MS);
+    if (!this.readOnly) this.pending.later({ scope, reports, fetchedAt });
   }
 
   /** Pages fetched and not yet written (putReportsSoon's and putReportsLater's). */
   get pendingPages(): number {
-    return this.pendingWrites.length;
+    return this.pending.count;
   }
 
-  private scheduleDeferredStep(delayMs: number): void {
-    if (this.deferredStep) clearTimeout(this.deferredStep);
-    this.deferredStep = setTimeout(() => {
-      this.deferredStep = null;
-      this.flushPendingWrites(DEFERRED_PAGES_PER_STEP);
-      if (this.pendingWrites.length > 0) this.scheduleDeferredStep(0);
-    }, delayMs);
-    // Pending pages never keep a process alive: close() writes them.
-    this.deferredStep.unref();
-  }
-
-  /** Writes the pages queued (the first `limit`), in order. A failed one is logged and dropped (the cache is a copy). */
+  /** Writes the pages queued (the first `limit`), in order. */
   private flushPendingWrites(limit = Infinity): void {
-    if (this.flushing || this.pendingWrites.length === 0 || !this.db.open) return;
-    this.flushing = true;
-    const batch = this.pendingWrites.splice(0, limit);
+    if (this.connection.db.open) this.pending.flush(limit);
+  }
+
+  /** Writes a batch of pending pages. A failed one is logged and dropped (the cache is a copy). */
+  private writePending(batch: PendingPage[]): void {
     const writeAll = () => {
       for (const write of batch) {
         try {
           this.putReports(write.scope, write.reports, write.fetchedAt);
         } catch (error) {
+          // A damaged file ends the whole batch: it is written again into the new one.
+          if (isDamage(error)) throw error;
           this.dropped(error);
         }
       }
@@ -166,11 +203,9 @@ export class ReportCache {
     try {
       // Pages that arrived together (an export's requests in flight) in one transaction: one
       // commit, not one per page; each page its own savepoint, so a failed one is dropped alone.
-      this.db.transaction(writeAll).immediate();
+      this.connection.againAfterReset(() => this.transaction(writeAll));
     } catch (error) {
       this.dropped(error);
-    } finally {
-      this.flushing = false;
     }
   }
 
@@ -183,11 +218,13 @@ export class ReportCache {
   /**
    * Runs `fn` in one write transaction (nested calls become savepoints). IMMEDIATE takes the
    * write lock up front, so another process writing (the app and a CLI sync) makes this one
-   * wait out busy_timeout instead of failing at once when a read turns into a write.
+   * wait out busy_timeout instead of failing at once when a read turns into a write. Refused
+   * in a read-only folder; a damaged file fails it with `cache_reset` (cacheConnection.ts);
+   * once committed, the change-log entries it queued move to local.sqlite.
    */
   transaction<T>(fn: () => T): T {
     this.flushPendingWrites();
-    return this.db.transaction(fn).immediate();
+    return this.connection.transaction(fn);
   }
 
   // ---- Reports --------------------------------------------------------------------------
@@ -198,7 +235,7 @@ export class ReportCache {
    * Once the scope had a full sync, what is new or changed is logged (not the user's `own`).
    */
   putReports(scope: string, reports: Report[], fetchedAt: string, options: PutOptions = {}): WriteCounts {
-    return this.writes.put(scope, reports, fetchedAt, options);
+    return this.connection.againAfterReset(() => this.writes.put(scope, reports, fetchedAt, options));
   }
 
   putReport(scope: string, report: Report, fetchedAt: string, options: PutOptions = {}): WriteCounts {
@@ -206,23 +243,29 @@ export class ReportCache {
   }
 
   getReport(scope: string, id: string): CachedReport | null {
-    const row = this.statement('SELECT id, record, fetched_at FROM reports WHERE scope = ? AND id = ?').get(
-      scope,
-      id,
-    ) as ReportRow | undefined;
+    const row = this.connection.read(
+      () =>
+        this.statement('SELECT id, record, fetched_at FROM reports WHERE scope = ? AND id = ?').get(
+          scope,
+          id,
+        ) as ReportRow | undefined,
+    );
     return row ? { report: parseRecord(row), fetchedAt: row.fetched_at } : null;
   }
 
   /** Removes a report gone from the service (logged), or deleted by the user (`own`, not logged). */
   removeReport(scope: string, id: string, options: { own?: boolean; at?: string } = {}): void {
-    this.writes.remove(scope, 'id = ?', [id], options);
+    this.connection.againAfterReset(() => this.writes.remove(scope, 'id = ?', [id], options));
   }
 
   /** The ids of the scope's reports not marked as seen by `syncId`, in id order. */
   unseenIds(scope: string, syncId: string): string[] {
-    const rows = this.statement(
-      'SELECT id FROM reports WHERE scope = ? AND last_seen_sync IS NOT ? ORDER BY id_sort, id',
-    ).all(scope, syncId) as { id: string }[];
+    const rows = this.connection.read(
+      () =>
+        this.statement(
+          'SELECT id FROM reports WHERE scope = ? AND last_seen_sync IS NOT ? ORDER BY id_sort, id',
+        ).all(scope, syncId) as { id: string }[],
+    );
     return rows.map((row) => row.id);
   }
 
@@ -239,80 +282,95 @@ export class ReportCache {
     scope: string,
     q: Pick<NormalizedListQuery, 'project' | 'result' | 'search'>,
   ): { project: string; result: string; n: number }[] {
-    return this.list.resultCounts(scope, q);
+    return this.connection.read(() => this.list.resultCounts(scope, q));
   }
 
   /** One page of the list, with the service's semantics (see listQuery.ts). */
   query(scope: string, q: NormalizedListQuery): CacheQueryResult {
-    return this.list.query(scope, q);
+    return this.connection.read(() => this.list.query(scope, q));
   }
 
   /** Distinct non-empty project names of the scope, sorted. */
   projects(scope: string, limit = 500): string[] {
-    return this.list.projects(scope, limit);
+    return this.connection.read(() => this.list.projects(scope, limit));
   }
 
   // ---- Account --------------------------------------------------------------------------
 
   putAccount(scope: string, account: Account, fetchedAt: string): void {
-    this.statement(
-      `INSERT INTO accounts (scope, record, fetched_at) VALUES (?, ?, ?)
+    if (this.readOnly) return;
+    this.connection.read(() =>
+      this.statement(
+        `INSERT INTO accounts (scope, record, fetched_at) VALUES (?, ?, ?)
        ON CONFLICT (scope) DO UPDATE SET record = excluded.record, fetched_at = excluded.fetched_at`,
-    ).run(scope, JSON.stringify(stripSecrets(account)), fetchedAt);
+      ).run(scope, JSON.stringify(stripSecrets(account)), fetchedAt),
+    );
   }
 
   getAccount(scope: string): { account: Account; fetchedAt: string } | null {
-    const row = this.statement('SELECT record, fetched_at FROM accounts WHERE scope = ?').get(scope) as
-      { record: string; fetched_at: string } | undefined;
+    const row = this.connection.read(
+      () =>
+        this.statement('SELECT record, fetched_at FROM accounts WHERE scope = ?').get(scope) as
+          { record: string; fetched_at: string } | undefined,
+    );
     return row ? { account: JSON.parse(row.record) as Account, fetchedAt: row.fetched_at } : null;
   }
 
   // ---- Scope, meta, housekeeping --------------------------------------------------------
 
+  /**
+   * Forgets everything of a scope: its offline copy, and its change log and seen marks (a
+   * profile removed, another service or account behind it).
+   */
   clearScope(scope: string): void {
-    this.transaction(() => {
-      for (const table of ['reports', 'report_counts', 'accounts', 'meta', 'change_log']) {
-        this.statement(`DELETE FROM ${table} WHERE scope = ?`).run(scope);
-      }
-    });
+    this.clearCopy(scope);
+    this.local.transaction(() => this.local.changes.clear(scope));
   }
 
-  /** Every scope that has rows in the cache (profiles and fixed connections). */
+  /** Deletes a scope's offline copy (`cache clear`); its change log and seen marks stay (cacheScopes.ts). */
+  clearCopy(scope: string): void {
+    clearCopy(this.scoped, scope);
+  }
+
+  /** Every scope that has rows in the cache or the change log (profiles and fixed connections). */
   scopes(): string[] {
-    const rows = this.statement(
-      `SELECT scope FROM reports UNION SELECT scope FROM report_counts UNION SELECT scope FROM accounts
-       UNION SELECT scope FROM meta UNION SELECT scope FROM change_log`,
-    ).all() as { scope: string }[];
-    return rows.map((row) => row.scope);
+    return scopesOf(this.scoped);
   }
 
+  /** Deletes every scope's copy, change log and seen marks. */
   clearAll(): void {
-    this.transaction(() => {
-      for (const table of ['reports', 'report_counts', 'accounts', 'meta', 'change_log'])
-        this.statement(`DELETE FROM ${table}`).run();
-      // Rows deleted above took their trigrams along; this also drops any left by a failed write.
-      this.statement('DELETE FROM report_search').run();
-    });
+    clearAll(this.scoped);
   }
 
   status(scope: string): CacheStatusInfo {
-    const pageCount = this.db.pragma('page_count', { simple: true }) as number;
-    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
-    return {
-      reportCount: this.list.countedRows(scope, '', null),
-      sizeBytes: pageCount * pageSize,
-      lastFullSyncAt: this.getMeta(scope, LAST_FULL_SYNC_META),
-      lastQuickRefreshAt: this.getMeta(scope, LAST_QUICK_REFRESH_META),
-    };
+    return this.connection.read(() => {
+      const pageCount = this.connection.db.pragma('page_count', { simple: true }) as number;
+      const pageSize = this.connection.db.pragma('page_size', { simple: true }) as number;
+      return {
+        reportCount: this.list.countedRows(scope, '', null),
+        sizeBytes: pageCount * pageSize,
+        lastFullSyncAt: this.getMeta(scope, LAST_FULL_SYNC_META),
+        lastQuickRefreshAt: this.getMeta(scope, LAST_QUICK_REFRESH_META),
+      };
+    });
   }
 
   getMeta(scope: string, key: string): string | null {
-    const row = this.statement('SELECT value FROM meta WHERE scope = ? AND key = ?').get(scope, key) as
-      { value: string } | undefined;
+    const row = this.connection.read(
+      () =>
+        this.statement('SELECT value FROM meta WHERE scope = ? AND key = ?').get(scope, key) as
+          { value: string } | undefined,
+    );
     return row?.value ?? null;
   }
 
+  /** Writes a meta value (inside the caller's transaction, or on its own); a read-only folder keeps none. */
   setMeta(scope: string, key: string, value: string | null): void {
+    if (this.readOnly && !this.connection.db.inTransaction) return;
+    this.connection.read(() => this.writeMeta(scope, key, value));
+  }
+
+  private writeMeta(scope: string, key: string, value: string | null): void {
     if (value === null) {
       this.statement('DELETE FROM meta WHERE scope = ? AND key = ?').run(scope, key);
     } else {
@@ -324,18 +382,13 @@ export class ReportCache {
 
   /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line. */
   integrityCheck(): string {
-    const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
+    const rows = this.connection.db.pragma('integrity_check') as { integrity_check: string }[];
     return rows.map((row) => row.integrity_check).join('\n');
   }
 
   private statement(sql: string): Database.Statement {
     // Pages already shown are written before anything else touches the cache.
     this.flushPendingWrites();
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.connection.statement(sql);
   }
 }

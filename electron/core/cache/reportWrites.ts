@@ -1,21 +1,20 @@
 /**
  * Writing reports into the cache, and noticing what the writes change: a report new to the
  * copy, a watched field changed (reportDiff.ts), a report removed. From a scope's first full
- * sync on, those changes go to its change log in the same transaction as the rows; the user's
- * own creates, updates and deletes are not news and are not logged.
+ * sync on, those changes go to its change log — through the cache's outbox, in the same
+ * transaction as the rows (changeOutbox.ts); the user's own creates, updates and deletes are
+ * not news and are not logged.
  */
 import type Database from 'better-sqlite3';
 import type { ReportChange } from '../../../shared/contract';
 import type { Report } from '../../../shared/report';
-import type { ChangeLog } from './changeLog';
+import type { ChangeOutbox } from './changeOutbox';
 import { idSortKey, parseRecord, projectOf, recordJson, textOrNull, type ReportRow } from './records';
 import { addedFields, changedFields, isBadNews, removedFields } from './reportDiff';
 import { RowUpserts, type RowWrite } from './rowUpserts';
 
 /** Meta key set when a full sync completes; from the first one on, changes are logged. */
 export const LAST_FULL_SYNC_META = 'last_full_sync_at';
-/** Meta key: since when the change log's unseen entries count (the first full sync, then "mark all as seen"). */
-export const CHANGES_SINCE_META = 'changes_since';
 /** Meta key holding the mark of an unfinished full sync; reports written meanwhile count as seen. */
 export const SYNC_ID_META = 'sync_id';
 
@@ -41,7 +40,8 @@ export interface WriteContext {
   statement: (sql: string) => Database.Statement;
   transaction: <T>(fn: () => T) => T;
   getMeta: (scope: string, key: string) => string | null;
-  changes: ChangeLog;
+  /** Where a write's change-log entries wait, in its transaction, until they move to the log. */
+  outbox: ChangeOutbox;
 }
 
 export class ReportWrites {
@@ -116,7 +116,7 @@ export class ReportWrites {
       }
       this.rows.write(written);
       if (this.logsChanges(scope, options)) {
-        this.cache.changes.record(scope, logged);
+        this.cache.outbox.add(scope, logged);
         counts.badNews = logged.filter((change) => isBadNews(change.kind, change.fields)).length;
       }
     });
@@ -136,7 +136,7 @@ export class ReportWrites {
         const rows = this.cache
           .statement(`SELECT id, record, fetched_at FROM reports WHERE scope = ? AND ${where}`)
           .all(scope, ...params) as ReportRow[];
-        this.cache.changes.record(
+        this.cache.outbox.add(
           scope,
           rows.map((row) => ({ id: row.id, kind: 'removed', at, fields: removedFields(parseRecord(row)) })),
         );

@@ -42,16 +42,18 @@ export function writeOrder(rows: readonly RowWrite[]): RowWrite[] {
 }
 
 export class RowUpserts {
-  constructor(private readonly statement: (sql: string) => Database.Statement) {
-    // Per connection, in the temporary database: never in the cache file.
-    statement(`CREATE TEMP TABLE IF NOT EXISTS report_writes (ord INTEGER PRIMARY KEY, ${COLUMNS})`).run();
-  }
+  constructor(private readonly statement: (sql: string) => Database.Statement) {}
 
   /**
    * Upserts `rows` in the caller's transaction. A failure rolls the staged rows back with it
    * (the temporary database takes part in the transaction), so none is left behind.
    */
   write(rows: readonly RowWrite[]): void {
+    // Per connection, in the temporary database (never in the cache file); made at each write,
+    // since the connection may be a new one (a damaged file set aside, cacheConnection.ts).
+    this.statement(
+      `CREATE TEMP TABLE IF NOT EXISTS report_writes (ord INTEGER PRIMARY KEY, ${COLUMNS})`,
+    ).run();
     const stage = this.statement(`
       INSERT INTO temp.report_writes (${COLUMNS})
       VALUES (@scope, @id, @idSort, @url, @urlLower, @result, @project, @generatedAt,

@@ -7,9 +7,25 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { AppFailure, appError } from '../../../shared/errors';
+import { ownerIsGone, ownerToken } from '../processOwner';
 
-/** How long a sync's claim lasts without renewal: the longest a killed sync blocks the next. */
+/**
+ * How long a sync's claim lasts without renewal: the longest a killed sync blocks the next
+ * when it ran on another computer sharing the folder. On this computer a claim whose process
+ * is gone is taken over at once (its owner names the process: `<run id>@<owner token>`).
+ */
 export const DEFAULT_SYNC_LEASE_MS = 20_000;
+
+/** A new owner for one run: unique to the run, naming this process. */
+export function newLeaseOwner(): string {
+  return `${randomUUID()}@${ownerToken()}`;
+}
+
+/** Whether the run that holds a claim is provably gone (killed, on this computer); an older ReportDesk's plain ids are not. */
+export function leaseOwnerIsGone(owner: string): boolean {
+  const at = owner.indexOf('@');
+  return at >= 0 && ownerIsGone(owner.slice(at + 1));
+}
 
 export const SYNC_RUNNING_MESSAGE =
   'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.';
@@ -26,12 +42,14 @@ export class SyncLeases {
   /**
    * Claims the scope's sync for `owner` until `nowMs + leaseMs`, in one IMMEDIATE
    * transaction, so two processes never both win. Answers false while another owner's claim
-   * has not expired; an expired claim (its process died or stalled) is taken over.
+   * has not expired and its process may still run; an expired claim (its process died or
+   * stalled), or one of a process gone from this computer, is taken over.
    */
   acquire(scope: string, owner: string, nowMs: number, leaseMs: number): boolean {
     return this.transaction(() => {
       const held = this.held(scope);
-      if (held && held.owner !== owner && held.expiresAt > nowMs) return false;
+      if (held && held.owner !== owner && held.expiresAt > nowMs && !leaseOwnerIsGone(held.owner))
+        return false;
       this.statement(
         `INSERT INTO sync_leases (scope, owner, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (scope) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
@@ -95,7 +113,7 @@ export function holdSyncLease(options: {
   signal: AbortSignal;
 }): HeldLease {
   const { leases, scope, now, leaseMs } = options;
-  const owner = randomUUID();
+  const owner = newLeaseOwner();
   if (!leases.acquire(scope, owner, now().getTime(), leaseMs)) {
     throw syncRunningFailure();
   }

@@ -5,6 +5,7 @@
 import type { CacheOverview, CacheStatus, ChannelParsedInput, ResultCounts } from '../../../shared/contract';
 import { normalizeListQuery } from '../../../shared/model';
 import { LAST_FULL_SYNC_META, type ReportCache } from '../cache/reportCache';
+import { leaseOwnerIsGone } from '../cache/syncLease';
 import type { Connections } from './connection';
 import type { SyncService } from './syncService';
 
@@ -26,7 +27,8 @@ export class CacheViews {
     // A sync of this scope may be running in another process (its unexpired lease). This
     // window's own background refresh is no sync "elsewhere": a sync asked now waits for it.
     const lease = scope ? this.cache.leases.held(scope) : null;
-    const elsewhere = lease !== null && lease.expiresAt > this.now().getTime();
+    const elsewhere =
+      lease !== null && lease.expiresAt > this.now().getTime() && !leaseOwnerIsGone(lease.owner);
     const background = scope !== null && this.sync.backgroundFor(scope);
     return {
       profileId: scope,
@@ -36,11 +38,12 @@ export class CacheViews {
     };
   }
 
+  /** Deletes the active scope's offline copy; its change log and seen marks stay (local.sqlite). */
   clear(): CacheStatus {
     const scope = this.connections.activeScope();
     if (scope) {
       this.sync.cancel(scope);
-      this.cache.clearScope(scope);
+      this.cache.clearCopy(scope);
     }
     return this.status();
   }

@@ -10,7 +10,7 @@ import {
   type ReportChange,
 } from '../../../shared/contract';
 import { countChanges, netChanges } from '../cache/changeSummary';
-import { CHANGES_SINCE_META, type ReportCache } from '../cache/reportCache';
+import type { ReportCache } from '../cache/reportCache';
 import type { Connections } from './connection';
 
 export class ChangesService {
@@ -24,8 +24,8 @@ export class ChangesService {
     const scope = this.connections.activeScope();
     if (!scope) return { changes: [] };
     const since = input?.since === undefined ? undefined : new Date(input.since).toISOString();
-    const changes = this.cache.changes
-      .list(scope, { since })
+    const changes = this.cache.local
+      .read(() => this.cache.changes.list(scope, { since }))
       .map(({ id, kind, at, fields }) => ({ id, kind, at, fields }));
     return { changes };
   }
@@ -33,10 +33,11 @@ export class ChangesService {
   summary(): ChangesSummary {
     const scope = this.connections.activeScope();
     if (!scope) return { profileId: null, since: null, counts: countChanges([]), items: [], more: 0 };
-    const net = netChanges(this.cache.changes.list(scope, { unseenOnly: true }));
+    const { local, changes } = this.cache;
+    const net = netChanges(local.read(() => changes.list(scope, { unseenOnly: true })));
     return {
       profileId: scope,
-      since: this.cache.getMeta(scope, CHANGES_SINCE_META),
+      since: local.read(() => changes.since(scope)),
       counts: countChanges(net),
       items: net.slice(0, CHANGES_SHOWN).map((change) => ({
         ...change,
@@ -48,7 +49,7 @@ export class ChangesService {
 
   marks({ ids }: ChannelParsedInput<'changes:marks'>): { newIds: string[] } {
     const scope = this.connections.activeScope();
-    return { newIds: scope ? this.cache.changes.newAmong(scope, ids) : [] };
+    return { newIds: scope ? this.cache.local.read(() => this.cache.changes.newAmong(scope, ids)) : [] };
   }
 
   /** Some reports' changes (opened), or all (then "Changes since …" starts now). */
@@ -56,9 +57,10 @@ export class ChangesService {
     const scope = this.connections.activeScope();
     if (scope) {
       const ids = input?.ids;
-      this.cache.transaction(() => {
-        this.cache.changes.markSeen(scope, ids);
-        if (ids === undefined) this.cache.setMeta(scope, CHANGES_SINCE_META, this.now().toISOString());
+      const { local, changes } = this.cache;
+      local.transaction(() => {
+        changes.markSeen(scope, ids);
+        if (ids === undefined) changes.setSince(scope, this.now().toISOString());
       });
     }
     return this.summary();

@@ -13,6 +13,7 @@ import { firstScreen } from './firstScreen';
 import type { Links } from './links';
 import type { OfflineService } from './offlineService';
 import type { ProfilesService } from './profilesService';
+import type { RepairsService } from './repairsService';
 import type { ReportsService } from './reportsService';
 import type { SyncService } from './syncService';
 import type { UpdatesService } from '../updates/updatesService';
@@ -29,6 +30,7 @@ export interface GatewayServices {
   connections: Connections;
   changes: ChangesService;
   offline: OfflineService;
+  repairs: RepairsService;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
@@ -44,6 +46,7 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     connections,
     changes,
     offline,
+    repairs,
   } = services;
   return {
     'profiles:list': () => profiles.state(),
@@ -93,5 +96,11 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     'updates:restart': async (options) => updates.restart(options),
     'updates:cancelRestart': async () => updates.cancelRestart(),
     'app:firstScreen': (input) => firstScreen(input, { profiles, reports, connectivity, connections }),
+
+    'repairs:status': () => repairs.status(),
+    'repairs:dismiss': (input) => repairs.dismiss(input),
+    'repairs:restoreKeys': (input) => repairs.restoreKeys(input),
+    'repairs:removeKeys': (input) => repairs.removeKeys(input),
+    'profiles:startAfresh': () => repairs.startAfresh(),
   };
 }

@@ -8,6 +8,7 @@ import { AppFailure, appError } from '../../../shared/errors';
 import type { Account } from '../../../shared/model';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import type { ReportCache } from '../cache/reportCache';
+import { crashPoint } from '../crashPoints';
 import type { EventHub } from '../events';
 import type { KeyVault } from '../keys/keyVault';
 import type { Logger } from '../log';
@@ -30,6 +31,15 @@ export interface ProfilesServiceOptions {
   sync: SyncService;
 }
 
+/** The active profile's id, or null while the profiles file cannot be used (every request says why). */
+function activeOrNone(profiles: ProfileStore): string | null {
+  try {
+    return profiles.activeId();
+  } catch {
+    return null;
+  }
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -43,7 +53,7 @@ export class ProfilesService {
 
   constructor(private readonly options: ProfilesServiceOptions) {
     this.log = options.logger.child('gateway');
-    this.lastActiveId = options.profiles.activeId();
+    this.lastActiveId = activeOrNone(options.profiles);
     this.stopWatching = options.profiles.onExternalChange(() => this.changedElsewhere());
   }
 
@@ -92,7 +102,8 @@ export class ProfilesService {
     return { profiles, activeId: this.options.profiles.activeId() };
   }
 
-  private async announce(): Promise<ProfilesState> {
+  /** Emits the profiles as they are now (after a change this service did not make: a repair). */
+  async announce(): Promise<ProfilesState> {
     const state = await this.state();
     this.lastActiveId = this.options.connections.activeProfileId();
     this.options.events.emit('profiles:changed', state);
@@ -130,6 +141,8 @@ export class ProfilesService {
   private async storeKey(profileId: string, apiKey: string, sessionOnly: boolean): Promise<void> {
     const { keys, profiles } = this.options;
     await keys.set(profileId, apiKey, { sessionOnly });
+    // Killed here: the profile has its new key (checked already); other processes read it at their next 401.
+    crashPoint('keys.key-replaced');
     let profile: StoredProfile;
     try {
       profile = profiles.markKeyChanged(profileId);
@@ -151,9 +164,24 @@ export class ProfilesService {
     );
     // The key first, under the new profile's id: other processes never see the profile
     // without its key. If the profile then cannot be added (a name taken meanwhile by another
-    // process, a full disk), the key is removed again.
+    // process, a full disk), the key is removed again. A record of the add comes before the
+    // key, so that a process killed in between leaves a key that is known (keys/orphanedKeys.ts).
     const id = ProfileStore.newId();
-    await keys.set(id, input.apiKey, { sessionOnly: input.sessionOnly });
+    if (!input.sessionOnly) {
+      profiles.beginKeyChange({
+        id,
+        op: 'add',
+        profile: { name: input.name, baseUrl, allowInsecureHttp: input.allowInsecureHttp },
+      });
+      crashPoint('profiles.pending-written');
+    }
+    try {
+      await keys.set(id, input.apiKey, { sessionOnly: input.sessionOnly });
+    } catch (thrown) {
+      if (!input.sessionOnly) profiles.endKeyChange(id);
+      throw thrown;
+    }
+    crashPoint('profiles.key-stored');
     let profile: StoredProfile;
     try {
       profile = profiles.add({
@@ -169,6 +197,13 @@ export class ProfilesService {
           error: messageOf(error),
         }),
       );
+      if (!input.sessionOnly) {
+        try {
+          profiles.endKeyChange(id);
+        } catch {
+          // The file cannot be written now (the add failed for that): the record is settled later.
+        }
+      }
       throw thrown;
     }
     keys.stamp(id, profile.keySetAt ?? '');
@@ -248,20 +283,35 @@ export class ProfilesService {
     return this.queue.run(id, () => this.removeNow(id));
   }
 
+  /**
+   * The profile first, with a record that its key goes next (in the same write), then the key,
+   * the cached rows, the record. Killed anywhere, nothing is left for nobody: a profile is
+   * either still there with its key, or gone with a record that finishes the removal
+   * (keys/orphanedKeys.ts).
+   */
   private async removeNow(id: string): Promise<ProfilesState> {
     const { profiles, keys, cache, sync, connectivity } = this.options;
     profiles.requireProfile(id);
     sync.cancel(id);
     const wasActive = profiles.activeId() === id;
-    await keys.delete(id);
-    cache.clearScope(id);
     try {
-      profiles.remove(id);
+      profiles.remove(id, { keyPending: true });
     } catch (thrown) {
       // Removed meanwhile by another process: the result the user asked for.
       if (!(thrown instanceof AppFailure && thrown.error.kind === 'not_found')) throw thrown;
     }
-    // Once more after the profile is gone: a key another process stored for it in between
+    crashPoint('profiles.profile-removed');
+    try {
+      await keys.delete(id);
+      cache.clearScope(id);
+      profiles.endKeyChange(id);
+    } catch (thrown) {
+      // The profile is gone, as asked; its record finishes the rest later (a locked keychain, a full disk).
+      this.log.warn('The removed profile’s key or cached rows could not be dropped yet.', {
+        error: messageOf(thrown),
+      });
+    }
+    // Once more after the record is gone: a key another process stored for it in between
     // (a "set key" racing this remove) would otherwise stay behind in the keychain.
     await keys.delete(id).catch(() => undefined);
     if (wasActive) connectivity.reset();

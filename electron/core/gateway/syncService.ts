@@ -5,7 +5,9 @@
  * run to end first — and one per profile across processes (the lease in cache/syncLease.ts).
  * Cancellable, with progress events; every run that ends is announced as `offline:refreshed`.
  */
+import { dirname } from 'node:path';
 import type { SyncSummary } from '../../../shared/contract';
+import { AppFailure } from '../../../shared/errors';
 import type { ReportPage } from '../../../shared/report';
 import { runFullSync, syncRunningFailure } from '../cache/fullSync';
 import { runQuickRefresh } from '../cache/quickRefresh';
@@ -13,6 +15,7 @@ import type { ReportCache } from '../cache/reportCache';
 import type { EventHub } from '../events';
 import { offlineOptionsOf } from '../offline/options';
 import type { ProfileStore } from '../profiles/profileStore';
+import { storageError, storageFailure, withOfflineReports } from '../storageFailure';
 import { isNotFound, isUnauthorized, type Connection, type Connections } from './connection';
 import type { OnlinePolicy } from './onlinePolicy';
 
@@ -106,7 +109,9 @@ export class SyncService {
     this.running = running;
     this.tell(connection.scope);
     try {
-      const summary = await this.runNow(connection, mode, controller.signal, running.background);
+      const summary = await this.runAgainOnNewCopy(connection.scope, () =>
+        this.runNow(connection, mode, controller.signal, running.background),
+      );
       const profile = this.options.profiles.get(connection.scope);
       this.options.events.emit('offline:refreshed', {
         profileId: connection.scope,
@@ -119,6 +124,34 @@ export class SyncService {
       this.running = null;
       settle();
       this.tell(connection.scope);
+    }
+  }
+
+  /**
+   * Runs `run`; when the offline copy was found damaged meanwhile (set aside, a new one started:
+   * its lease and progress went with the old file), once more into the new copy. A full disk or
+   * a read-only folder is told as such, with the reports still available offline.
+   */
+  private async runAgainOnNewCopy(scope: string, run: () => Promise<SyncSummary>): Promise<SyncSummary> {
+    const { cache } = this.options;
+    const readOnly = cache.readOnly;
+    if (readOnly) {
+      throw new AppFailure(
+        storageError('read_only', readOnly.code, { folder: readOnly.folder, place: 'data_folder' }),
+      );
+    }
+    const generation = cache.fileGeneration;
+    try {
+      return await run();
+    } catch (thrown) {
+      if (
+        cache.fileGeneration !== generation &&
+        !(thrown instanceof AppFailure && thrown.error.kind === 'cancelled')
+      )
+        return run();
+      const offlineReports = () => cache.status(scope).reportCount;
+      const mapped = storageFailure(thrown, { folder: dirname(cache.file), place: 'data_folder' }) ?? thrown;
+      throw withOfflineReports(mapped, offlineReports);
     }
   }
 

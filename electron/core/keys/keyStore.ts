@@ -11,12 +11,23 @@ export interface KeyStore {
   get(account: string): Promise<string | null>;
   set(account: string, secret: string): Promise<void>;
   delete(account: string): Promise<boolean>;
+  /**
+   * Every account the store holds a key for, with the key's hint (never the key): how keys that
+   * no profile names are found. Absent where the store cannot list its entries.
+   */
+  accounts?(): Promise<{ account: string; keyHint: string | null }[]>;
 }
 
 export interface KeytarLike {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
+  findCredentials?(service: string): Promise<{ account: string; password: string }[]>;
+}
+
+/** What a key may show of itself: the last four characters, none for a key under eight (the hint would be most of it). */
+export function keyHint(key: string): string | null {
+  return key.length >= 8 ? key.slice(-4) : null;
 }
 
 /** What to do when the keychain cannot be used, in the words of the user's platform. */
@@ -77,6 +88,18 @@ export class KeytarKeyStore implements KeyStore {
     return this.call('delete', (keytar) => keytar.deletePassword(this.service, account));
   }
 
+  /** Every account of this service (keytar's findCredentials); the keys themselves are dropped at once. */
+  async accounts(): Promise<{ account: string; keyHint: string | null }[]> {
+    const found = await this.call('list', async (keytar) => {
+      if (!keytar.findCredentials) throw new Error('this keytar cannot list its entries');
+      return keytar.findCredentials(this.service);
+    });
+    return found.map(({ account, password }) => {
+      registerSecret(password);
+      return { account, keyHint: keyHint(password) };
+    });
+  }
+
   /** Runs one keytar call; any failure becomes `keychain_unavailable` with what to do. */
   private async call<T>(action: string, run: (keytar: KeytarLike) => Promise<T>): Promise<T> {
     try {
@@ -114,5 +137,9 @@ export class MemoryKeyStore implements KeyStore {
 
   async delete(account: string): Promise<boolean> {
     return this.secrets.delete(account);
+  }
+
+  async accounts(): Promise<{ account: string; keyHint: string | null }[]> {
+    return [...this.secrets].map(([account, secret]) => ({ account, keyHint: keyHint(secret) }));
   }
 }

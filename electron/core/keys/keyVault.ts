@@ -8,7 +8,7 @@
  */
 import { AppFailure, invalidField } from '../../../shared/errors';
 import { registerSecret } from '../log';
-import type { KeyStore } from './keyStore';
+import { keyHint, type KeyStore } from './keyStore';
 import { API_KEY_REQUIRED } from '../../../shared/profileRules';
 
 export type KeyStorage = 'keychain' | 'session';
@@ -105,14 +105,17 @@ export class KeyVault {
     await this.keychain.delete(profileId);
   }
 
+  /** The keychain's accounts with their hints (orphaned keys are found among them); null where it cannot list them. */
+  async keychainAccounts(): Promise<{ account: string; keyHint: string | null }[] | null> {
+    return this.keychain.accounts ? this.keychain.accounts() : null;
+  }
+
   async describe(
     profileId: string,
   ): Promise<{ hasKey: boolean; keyHint: string | null; keyStorage: KeyStorage | 'none' }> {
     const found = await this.get(profileId);
     if (!found) return { hasKey: false, keyHint: null, keyStorage: 'none' };
-    // A hint of a very short key would be most of the key: such keys get none.
-    const keyHint = found.key.length >= 8 ? found.key.slice(-4) : null;
-    return { hasKey: true, keyHint, keyStorage: found.storage };
+    return { hasKey: true, keyHint: keyHint(found.key), keyStorage: found.storage };
   }
 }
 

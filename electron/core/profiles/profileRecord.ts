@@ -42,9 +42,34 @@ const StoredProfileSchema = z.object({
     .optional(),
 });
 
+/**
+ * A change to the keychain in progress (issue 30), written before the keychain is touched and
+ * cleared in the write that completes it: a key that no profile names is an orphan only when
+ * no such record of a running process explains it. `owner` is the process (core/processOwner).
+ */
+export interface PendingKeyChange {
+  /** The keychain account: the profile's id. */
+  id: string;
+  /** 'add': a key is being stored for a new profile; 'remove': a removed profile's key is being deleted. */
+  op: 'add' | 'remove';
+  owner: string;
+  at: string;
+  /** The profile being added (no secret), to restore it when the add was cut short. */
+  profile?: { name: string; baseUrl: string; allowInsecureHttp: boolean };
+}
+
+const PendingKeyChangeSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  op: z.enum(['add', 'remove']),
+  owner: z.string(),
+  at: z.string(),
+  profile: z.object({ name: z.string(), baseUrl: z.string(), allowInsecureHttp: z.boolean() }).optional(),
+});
+
 export const ProfilesFileSchema = z.object({
   version: z.literal(1),
   activeId: z.string().nullable(),
   profiles: z.array(StoredProfileSchema),
+  pending: z.array(PendingKeyChangeSchema).optional(),
 });
 export type ProfilesFile = z.infer<typeof ProfilesFileSchema>;

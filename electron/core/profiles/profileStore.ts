@@ -4,6 +4,14 @@
  * live in the keychain (see ../keys). Writes are atomic (temp file, fsync, rename, fsync of the
  * folder), so a crash leaves either the old file or the new one.
  *
+ * Every change keeps the previous good file as `profiles.json.backup` (issue 30). A damaged
+ * file (truncated, garbage, the wrong shape, unreadable) is never read as "no profiles": its
+ * backup is restored (the damaged file kept as `profiles.json.corrupt-<time>`, the restore told
+ * through `onRestored`); without a backup the store is blocked — every read and change fails
+ * with `damaged` / `profiles_damaged` and nothing is written over the file — until the user
+ * agrees to start a new list (`startAfresh`). A file of a newer ReportDesk is never touched.
+ * Pending keychain changes (profileRecord.ts › PendingKeyChange) are kept in the file too.
+ *
  * Several processes (the app and CLI runs) share the file. Every change is a read-modify-write
  * under a cross-process lock (./profilesLock.ts: an IMMEDIATE transaction on a small SQLite
  * file beside it, profiles.lock). The OS releases that lock when its holder exits or is
@@ -12,72 +20,68 @@
  * made by other processes to `onExternalChange` listeners.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  watch,
-  type FSWatcher,
-  type Stats,
-} from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
-import { writeFileAtomic } from '../atomicWrite';
-import { errorCode } from '../errorCode';
 import { silentLogger, type Logger } from '../log';
+import { ownerToken } from '../processOwner';
 import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
-import {
-  ProfilesFileSchema,
-  type OfflineProfileOptions,
-  type ProfilesFile,
-  type StoredProfile,
-} from './profileRecord';
+import type { OfflineProfileOptions, PendingKeyChange, ProfilesFile, StoredProfile } from './profileRecord';
 import { ProfilesLock } from './profilesLock';
+import { ProfilesOnDisk, type ProfilesDamage, type ProfilesRestored } from './profilesOnDisk';
 
 export { PROFILE_LOCK_WAIT_MS, profilesLockFile } from './profilesLock';
 
-export type { StoredProfile } from './profileRecord';
+export type { PendingKeyChange, StoredProfile } from './profileRecord';
+export type { ProfilesDamage, ProfilesRestored } from './profilesOnDisk';
 
 const NOT_FOUND = 'That profile no longer exists.';
-
-/** Identifies one version of the file: a rename always brings a new inode. */
-function signatureOf(stats: Stats): string {
-  return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-}
 
 export class ProfileStore {
   private readonly file: string;
   private readonly lock: ProfilesLock;
   private readonly logger: Logger;
-  private state: ProfilesFile = { version: 1, activeId: null, profiles: [] };
-  /** The version of the file `state` was read from (or written as); null: no file seen. */
-  private seen: string | null = null;
-  /** Set when the file could be neither read nor moved aside: writing would destroy it. */
-  private unreadableFileProblem: string | null = null;
+  /** The file as last read or written, and what to do when it cannot be used. */
+  private readonly disk: ProfilesOnDisk;
   private watcher: FSWatcher | null = null;
   private readonly listeners = new Set<() => void>();
 
-  constructor(file: string, options: { logger?: Logger; lockWaitMs?: number } = {}) {
+  constructor(
+    file: string,
+    options: { logger?: Logger; lockWaitMs?: number; onRestored?: (restored: ProfilesRestored) => void } = {},
+  ) {
     this.file = file;
     this.logger = (options.logger ?? silentLogger).child('profiles');
     this.lock = new ProfilesLock(file, this.logger, options.lockWaitMs);
-    this.load();
+    this.disk = new ProfilesOnDisk(file, this.lock, this.logger, options.onRestored ?? (() => undefined));
+  }
+
+  private get state(): ProfilesFile {
+    return this.disk.state;
   }
 
   /** In creation order. */
   list(): StoredProfile[] {
-    this.refresh();
+    this.usable();
     return this.state.profiles.map((profile) => ({ ...profile }));
   }
 
   get(id: string): StoredProfile | undefined {
-    this.refresh();
+    this.usable();
     const found = this.state.profiles.find((profile) => profile.id === id);
     return found && { ...found };
+  }
+
+  /** The damaged file waiting for the user's agreement (`startAfresh`), or null. */
+  damage(): ProfilesDamage | null {
+    this.refresh();
+    return this.disk.damage();
+  }
+
+  /** The keychain changes recorded as in progress (by any process). */
+  pendingKeyChanges(): PendingKeyChange[] {
+    this.usable();
+    return (this.state.pending ?? []).map((change) => ({ ...change }));
   }
 
   /** Like get, for an id the user acted on: a profile removed meanwhile is a `not_found`. */
@@ -88,20 +92,20 @@ export class ProfileStore {
   }
 
   findByName(name: string): StoredProfile | undefined {
-    this.refresh();
+    this.usable();
     const wanted = nameKey(name);
     const found = this.state.profiles.find((profile) => nameKey(profile.name) === wanted);
     return found && { ...found };
   }
 
   activeId(): string | null {
-    this.refresh();
+    this.usable();
     return this.state.activeId;
   }
 
   /** The active profile, with one look at the file (each request asks): undefined when none is. */
   activeProfile(): StoredProfile | undefined {
-    this.refresh();
+    this.usable();
     const found = this.state.profiles.find((profile) => profile.id === this.state.activeId);
     return found && { ...found };
   }
@@ -126,13 +130,72 @@ export class ProfileStore {
       if (state.profiles.some((existing) => existing.id === profile.id)) {
         throw new AppFailure(appError('internal', 'A profile with that id already exists.'));
       }
-      const next = {
-        ...state,
-        // The first profile becomes the active one by itself.
-        activeId: state.activeId ?? profile.id,
-        profiles: [...state.profiles, profile],
-      };
+      const next = withoutPending(
+        {
+          ...state,
+          // The first profile becomes the active one by itself.
+          activeId: state.activeId ?? profile.id,
+          profiles: [...state.profiles, profile],
+        },
+        profile.id,
+      );
       return { next, result: { ...profile } };
+    });
+  }
+
+  /**
+   * Records a keychain change before it is made (an add's key, a removed profile's key), so that
+   * the key is no orphan while this process works on it; cleared by the write that completes it.
+   */
+  beginKeyChange(change: Omit<PendingKeyChange, 'owner' | 'at'>): void {
+    this.change((state) => {
+      const pending = { ...change, owner: ownerToken(), at: new Date().toISOString() };
+      return {
+        next: { ...withoutPending(state, change.id), pending: [...(state.pending ?? []), pending] },
+        result: undefined,
+      };
+    });
+  }
+
+  /** Clears the record of a keychain change that is done (or will never be). */
+  endKeyChange(id: string): void {
+    this.change((state) =>
+      (state.pending ?? []).some((change) => change.id === id)
+        ? { next: withoutPending(state, id), result: undefined }
+        : { next: null, result: undefined },
+    );
+  }
+
+  /**
+   * Brings profiles back with their ids (orphaned keys restored from a backup or an interrupted
+   * add); a name taken meanwhile gets " (restored)". Answers the profiles added.
+   */
+  restore(profiles: readonly StoredProfile[]): StoredProfile[] {
+    return this.change((state) => {
+      let next = state;
+      const added: StoredProfile[] = [];
+      for (const profile of profiles) {
+        if (next.profiles.some((existing) => existing.id === profile.id)) continue;
+        const taken = next.profiles.some((existing) => nameKey(existing.name) === nameKey(profile.name));
+        const restored = { ...profile, name: taken ? `${profile.name} (restored)` : profile.name };
+        added.push(restored);
+        next = withoutPending(
+          { ...next, activeId: next.activeId ?? restored.id, profiles: [...next.profiles, restored] },
+          profile.id,
+        );
+      }
+      return { next: added.length > 0 ? next : null, result: added };
+    });
+  }
+
+  /**
+   * The user agrees to start a new, empty list over a damaged file that had no backup: the
+   * damaged file goes (its copy stays where damage() said; one is made now if none could be).
+   */
+  startAfresh(): void {
+    this.lock.run(() => {
+      this.refresh();
+      this.disk.startAfresh();
     });
   }
 
@@ -184,13 +247,26 @@ export class ProfileStore {
     });
   }
 
-  /** Removing the active profile makes the first remaining one active (or none). */
-  remove(id: string): void {
+  /**
+   * Removing the active profile makes the first remaining one active (or none). `keyPending`:
+   * its key is deleted next, and a record says so in the same write (beginKeyChange).
+   */
+  remove(id: string, options: { keyPending?: boolean } = {}): void {
     this.change((state) => {
       requireIn(state, id);
       const profiles = state.profiles.filter((profile) => profile.id !== id);
       const activeId = state.activeId === id ? (profiles[0]?.id ?? null) : state.activeId;
-      return { next: { ...state, activeId, profiles }, result: undefined };
+      const removed = withoutPending({ ...state, activeId, profiles }, id);
+      const pending: PendingKeyChange = {
+        id,
+        op: 'remove',
+        owner: ownerToken(),
+        at: new Date().toISOString(),
+      };
+      const next = options.keyPending
+        ? { ...removed, pending: [...(removed.pending ?? []), pending] }
+        : removed;
+      return { next, result: undefined };
     });
   }
 
@@ -260,117 +336,39 @@ export class ProfileStore {
    */
   private change<T>(edit: (state: ProfilesFile) => { next: ProfilesFile | null; result: T }): T {
     return this.lock.run(() => {
-      this.refresh();
-      if (this.unreadableFileProblem) throw new AppFailure(appError('internal', this.unreadableFileProblem));
+      this.usable();
       const { next, result } = edit(this.state);
-      if (next) this.save(next);
+      if (next) this.disk.save(next);
       return result;
     });
   }
 
+  /** Re-reads the file when it changed, then fails if it cannot be used (damaged, unreadable, newer). */
+  private usable(): void {
+    this.refresh();
+    this.disk.failIfUnusable();
+  }
+
   /** Re-reads the file when another process replaced it; tells listeners when it did. */
   private refresh(): void {
-    let signature: string | null;
-    try {
-      signature = signatureOf(statSync(this.file));
-    } catch (error) {
-      // Gone: another process (or the user) removed it. Anything else: keep what we have.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
-      signature = null;
-    }
-    if (signature === this.seen) return;
-    const before = JSON.stringify(this.state);
-    // Remembered first: a file that cannot be used is not retried (nor logged) until it changes.
-    this.seen = signature;
-    if (signature === null) {
-      this.state = { version: 1, activeId: null, profiles: [] };
-      this.seen = null;
-    } else {
-      this.load();
-    }
-    if (JSON.stringify(this.state) !== before) {
-      for (const listener of this.listeners) {
-        try {
-          listener();
-        } catch (error) {
-          this.logger.warn('A profile change listener failed.', {
-            error: error instanceof Error ? error.message : String(error),
-          });
-        }
-      }
-    }
-  }
-
-  private load(): void {
-    let text: string;
-    let signature: string;
-    try {
-      const fd = openSync(this.file, 'r');
+    if (!this.disk.refresh()) return;
+    for (const listener of this.listeners) {
       try {
-        signature = signatureOf(fstatSync(fd));
-        // Buffer#toString reads it as UTF-8.
-        text = readFileSync(fd).toString();
-      } finally {
-        closeSync(fd);
+        listener();
+      } catch (error) {
+        this.logger.warn('A profile change listener failed.', {
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      this.setAside(`it could not be read (${errorCode(error)})`);
-      return;
     }
-    let parsed: ReturnType<typeof ProfilesFileSchema.safeParse>;
-    try {
-      parsed = ProfilesFileSchema.safeParse(JSON.parse(text));
-    } catch {
-      this.setAside('it is not valid JSON');
-      return;
-    }
-    if (!parsed.success) {
-      this.setAside('its content is not a profile list ReportDesk understands');
-      return;
-    }
-    const ids = new Set(parsed.data.profiles.map((profile) => profile.id));
-    const activeId =
-      parsed.data.activeId !== null && ids.has(parsed.data.activeId) ? parsed.data.activeId : null;
-    this.state = { ...parsed.data, activeId: activeId ?? parsed.data.profiles[0]?.id ?? null };
-    this.seen = signature;
-    this.unreadableFileProblem = null;
   }
+}
 
-  /** Keeps an unusable file as profiles.json.corrupt-<time> and starts with no profiles. */
-  private setAside(reason: string): void {
-    const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
-    try {
-      renameSync(this.file, aside);
-      this.state = { version: 1, activeId: null, profiles: [] };
-      this.seen = null;
-      this.logger.warn(
-        `The profiles file could not be used because ${reason}; it was kept aside and ReportDesk starts with no profiles.`,
-        { aside },
-      );
-    } catch (error) {
-      this.unreadableFileProblem = `The profiles file ${this.file} could not be used because ${reason}, and it could not be moved aside (${errorCode(error)}). Check the permissions of that folder, then restart ReportDesk.`;
-      this.logger.error(this.unreadableFileProblem);
-    }
-  }
-
-  private save(next: ProfilesFile): void {
-    let signature: string;
-    try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      signature = signatureOf(writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n'));
-    } catch (error) {
-      this.logger.error('Saving the profiles failed.', { code: (error as NodeJS.ErrnoException).code });
-      throw new AppFailure(
-        appError(
-          'internal',
-          `The profiles could not be saved to ${this.file} (${errorCode(error)}). Check that the disk has space and the folder is writable, then try again.`,
-        ),
-      );
-    }
-    this.state = next;
-    this.seen = signature;
-  }
+/** `state` without the pending keychain changes of `id` (and without the key when none is left). */
+function withoutPending(state: ProfilesFile, id: string): ProfilesFile {
+  const { pending, ...rest } = state;
+  const left = (pending ?? []).filter((change) => change.id !== id);
+  return left.length > 0 ? { ...rest, pending: left } : rest;
 }
 
 function requireIn(state: ProfilesFile, id: string): StoredProfile {

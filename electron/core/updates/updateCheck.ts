@@ -7,8 +7,10 @@
  * download only the file itself.
  */
 import type { KeyObject } from 'node:crypto';
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { crashPoint } from '../crashPoints';
+import { isOwnerToken, ownerIsGone, ownerToken } from '../processOwner';
 import { basename, join } from 'node:path';
 import type { UpdateInfo } from 'builder-util-runtime';
 import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
@@ -89,7 +91,10 @@ export async function runUpdateCheck(options: UpdateCheckOptions): Promise<Updat
   // Refused before any request is made.
   if (!feed.ok) return badUsage(feed.problem === 'not_a_url' ? 'not_a_url' : 'insecure_feed');
   const logger = options.logger ?? silentLogger;
-  const workDir = await mkdtemp(join(options.downloadDir ?? tmpdir(), '.reportdesk-update-check-'));
+  const parent = options.downloadDir ?? tmpdir();
+  // A check killed mid-download left its folder: removed now (its process is gone).
+  await sweepWorkDirs(parent);
+  const workDir = await mkdtemp(join(parent, `${WORK_DIR_PREFIX}${ownerToken()}-`));
   try {
     // electron-updater reads the cache folder's name from the app's app-update.yml.
     const configFile = join(workDir, 'app-update.yml');
@@ -136,6 +141,8 @@ export async function runUpdateCheck(options: UpdateCheckOptions): Promise<Updat
     };
     if (options.downloadDir === null) return found;
     let downloaded: string;
+    // The reliability tests stop a download here (core/crashPoints.ts).
+    updater.once('download-progress', () => crashPoint('update.downloading'));
     try {
       [downloaded] = await updater.downloadUpdate();
     } catch (thrown) {
@@ -146,6 +153,26 @@ export async function runUpdateCheck(options: UpdateCheckOptions): Promise<Updat
     return { ...found, downloaded: true, file };
   } finally {
     await rm(workDir, { recursive: true });
+  }
+}
+
+/** Each check works in `<parent>/.reportdesk-update-check-<owner token>-<random>`. */
+const WORK_DIR_PREFIX = '.reportdesk-update-check-';
+
+/** Removes the work folders of checks whose process is gone (killed mid-download); never fails. */
+async function sweepWorkDirs(parent: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(WORK_DIR_PREFIX)) continue;
+    const owner = name.slice(WORK_DIR_PREFIX.length).replace(/-[^-]+$/, '');
+    if (isOwnerToken(owner) && ownerIsGone(owner)) {
+      await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 }
 
