@@ -61,6 +61,12 @@ function inodeOf(file: string): number | null {
   }
 }
 
+/** Throws a damage error (SQLITE_CORRUPT, with quick_check's findings) unless `db` checks ok. */
+function assertIntact(db: Database.Database): void {
+  const verdict = quickCheck(db);
+  if (verdict !== 'ok') throw Object.assign(new Error(verdict), { code: 'SQLITE_CORRUPT', verdict });
+}
+
 export class GuardedDatabase {
   private current: Database.Database;
   /** Statements prepared on the current file (none survives a reopen). */
@@ -118,6 +124,14 @@ export class GuardedDatabase {
       this.recover(error);
       return work();
     }
+  }
+
+  /**
+   * Throws a damage error (as a statement meeting damage would) when PRAGMA quick_check finds
+   * anything wrong: damage in pages no statement happened to read is found too.
+   */
+  assertIntact(): void {
+    assertIntact(this.current);
   }
 
   /** Throws the folder's `read_only` failure when writes are refused here. */
@@ -187,10 +201,7 @@ export class GuardedDatabase {
     let db: Database.Database | null = null;
     try {
       db = this.openNow();
-      if (check) {
-        const verdict = quickCheck(db);
-        if (verdict !== 'ok') throw Object.assign(new Error(verdict), { code: 'SQLITE_CORRUPT', verdict });
-      }
+      if (check) assertIntact(db);
       return db;
     } catch (error) {
       if (!isDamage(error)) {

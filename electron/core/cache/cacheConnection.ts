@@ -141,6 +141,11 @@ export class CacheConnection {
     return result;
   }
 
+  /** Inside a transaction: fails it as damage (set aside, `cache_reset`) unless the file checks ok. */
+  assertIntact(): void {
+    this.guard.assertIntact();
+  }
+
   /** A read at the outermost level; on a damaged file, once more on the new one. */
   read<T>(work: () => T): T {
     return this.guard.read(work);

@@ -123,6 +123,11 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
   let mark = resumed?.mark ?? passMark(syncId, 1);
   let lastPage: number | null = null;
   let total: number | null = null;
+  // A fresh sync (the daily read) first looks at the whole file: damage in pages that neither
+  // its writes nor its reads would touch (unchanged rows are not rewritten) is found now, and
+  // the run starts again on a new copy (cache_reset), instead of meeting it in a later read.
+  // A resumed one follows a run that died, and the file was checked when opened after it.
+  if (!resumed) cache.transaction(() => cache.assertIntact());
 
   const report = (phase: SyncProgress['phase'], page = state.nextPage - 1, fetched = state.fetched) => {
     try {

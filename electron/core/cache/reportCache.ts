@@ -380,6 +380,14 @@ export class ReportCache {
     }
   }
 
+  /**
+   * Inside a write transaction: fails it as a damaged file would (the file set aside, the
+   * transaction with `cache_reset`) unless PRAGMA quick_check finds nothing wrong.
+   */
+  assertIntact(): void {
+    this.connection.assertIntact();
+  }
+
   /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line. */
   integrityCheck(): string {
     const rows = this.connection.db.pragma('integrity_check') as { integrity_check: string }[];
