@@ -16,6 +16,7 @@ import { errorCode } from '../errorCode';
 import { silentLogger, type Logger } from '../log';
 import { openDatabase } from './cacheFile';
 import { ChangeLog } from './changeLog';
+import { HistoryReads } from './history';
 import { ListQuery, type CacheQueryResult } from './listQuery';
 import { parseRecord, stripSecrets, type ReportRow } from './records';
 import { LAST_FULL_SYNC_META, ReportWrites, type PutOptions, type WriteCounts } from './reportWrites';
@@ -61,6 +62,8 @@ export class ReportCache {
   readonly leases: SyncLeases;
   /** What changed on the service, per scope (changeLog.ts). */
   readonly changes: ChangeLog;
+  /** History: URLs per result over time, one URL's reports (history.ts; kept by triggers). */
+  readonly history: HistoryReads;
   private readonly writes: ReportWrites;
 
   private constructor(file: string, db: Database.Database, logger: Logger) {
@@ -71,6 +74,7 @@ export class ReportCache {
     this.list = new ListQuery(db, statement);
     this.leases = new SyncLeases(statement, (fn) => this.transaction(fn));
     this.changes = new ChangeLog(statement);
+    this.history = new HistoryReads(statement);
     this.writes = new ReportWrites({
       statement,
       transaction: (fn) => this.transaction(fn),
@@ -273,6 +277,8 @@ export class ReportCache {
 
   clearScope(scope: string): void {
     this.transaction(() => {
+      // History first: it goes at once, not one report at a time.
+      this.history.clearScope(scope);
       for (const table of ['reports', 'report_counts', 'accounts', 'meta', 'change_log']) {
         this.statement(`DELETE FROM ${table} WHERE scope = ?`).run(scope);
       }
@@ -290,6 +296,7 @@ export class ReportCache {
 
   clearAll(): void {
     this.transaction(() => {
+      this.history.clearAll();
       for (const table of ['reports', 'report_counts', 'accounts', 'meta', 'change_log'])
         this.statement(`DELETE FROM ${table}`).run();
       // Rows deleted above took their trigrams along; this also drops any left by a failed write.

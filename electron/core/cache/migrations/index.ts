@@ -9,6 +9,7 @@ import { V2_SYNC_LEASES } from './v2SyncLeases';
 import { V3_LIST_PLANNER } from './v3ListPlanner';
 import { V4_OFFLINE_CHANGES } from './v4OfflineChanges';
 import { V5_LIST_COUNTS } from './v5ListCounts';
+import { V6_HISTORY } from './v6History';
 
 export const MIGRATIONS: readonly string[] = [
   V1_INITIAL,
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly string[] = [
   V3_LIST_PLANNER,
   V4_OFFLINE_CHANGES,
   V5_LIST_COUNTS,
+  V6_HISTORY,
 ];
 
 /**

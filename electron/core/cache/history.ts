@@ -1,0 +1,246 @@
+/**
+ * History from the offline copy (issue 27): what migrations/v6History.ts keeps current, read.
+ * A URL's result at T is the result of its newest report generated at or before T (the larger
+ * id wins a tie), and with a project, a URL is the project's at T when that report is. Periods,
+ * the URLs at an instant, one URL's reports and the URLs whose result differs between two
+ * instants all follow. Instants are ms since 1970 (UTC); results are the service's words.
+ * Reads only (the triggers write), and clearing a scope whole.
+ */
+import type Database from 'better-sqlite3';
+import { REPORT_RESULTS, type ReportResult } from '../../../shared/model';
+import { HistoryCounts, type HistoryScope, type Vector } from './historyCounts';
+
+export type { HistoryScope, Vector } from './historyCounts';
+
+/** One URL as it stood at an instant: the report that gave its result. */
+export interface UrlAt {
+  url: string;
+  id: string;
+  result: ReportResult;
+  /** The report's generated_at as the service sent it. */
+  generatedAt: string;
+}
+
+/** A counted report of one URL, oldest first. */
+export interface TimelinePoint {
+  id: string;
+  result: ReportResult;
+  /** The previous report's result; null for the URL's first. */
+  previous: ReportResult | null;
+  generatedAt: string;
+  /** The service's privacy value, as it sent it (null when it sent none). */
+  privacy: unknown;
+  project: string | null;
+}
+
+/** A URL whose result at `to` differs from its result at `from`. */
+export interface ResultChange {
+  url: string;
+  before: ReportResult | null;
+  after: ReportResult;
+  beforeId: string | null;
+  afterId: string;
+}
+
+/** The id a point's tie key was made from (see TIE in migrations/v6History.ts). */
+export function idOfTie(tie: string): string {
+  if (tie.startsWith('1')) return tie.slice(1);
+  const digits = tie.charCodeAt(1) - 65;
+  return tie.slice(2 + digits) + tie.slice(2, 2 + digits);
+}
+
+const resultOf = (code: number): ReportResult => REPORT_RESULTS[code];
+
+/** Text in code point order, as SQLite's binary collation orders UTF-8 (JavaScript's < orders UTF-16 units). */
+export function byCodePoint(a: string, b: string): number {
+  if (a === b) return 0;
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** The URL's point at @at (its result then), among a scope's points `p`. */
+const STANDING = (at: string) => `p.at <= ${at} AND (p.next_at IS NULL OR p.next_at > ${at})`;
+
+export class HistoryReads {
+  private readonly counts: HistoryCounts;
+
+  constructor(private readonly statement: (sql: string) => Database.Statement) {
+    this.counts = new HistoryCounts(statement);
+  }
+
+  /** The instant of the oldest counted report (of the project's, with one); null when none. */
+  oldest(whose: HistoryScope): number | null {
+    if (whose.project === null) {
+      const row = this.statement('SELECT min(at) AS at FROM history_points WHERE scope = ?').get(whose.scope);
+      return (row as { at: number | null }).at;
+    }
+    // The project's first day with a report, then its first report that day.
+    const day = this.statement(
+      `SELECT min(bucket) AS day FROM history_project_buckets
+       WHERE scope = ? AND project = ? AND size = 'd' AND generated > 0`,
+    ).get(whose.scope, whose.project) as { day: number | null };
+    if (day.day === null) return null;
+    const row = this.statement(
+      `SELECT min(at) AS at FROM history_points INDEXED BY history_points_by_time
+       WHERE scope = ? AND at >= ? AND at < ? AND project = ?`,
+    ).get(whose.scope, day.day * 86_400_000, (day.day + 1) * 86_400_000, whose.project);
+    return (row as { at: number | null }).at;
+  }
+
+  /** URLs per result at each period's end, and reports generated in each, for consecutive edges. */
+  periods(whose: HistoryScope, edges: readonly number[]): { urls: Vector; generated: Vector }[] {
+    return this.counts.periods(whose, edges);
+  }
+
+  /** URLs per result at an instant. */
+  urlCountsAt(whose: HistoryScope, at: number): Vector {
+    return this.counts.sumsAt(whose, [at])[0].urls;
+  }
+
+  /**
+   * The URLs as they stood at `at`, in URL order after `after`, at most `limit` (with `result`,
+   * only those with that result); `next` is the last URL given when more follow.
+   */
+  urlsAt(
+    whose: HistoryScope,
+    at: number,
+    options: { result: ReportResult | null; after: string; limit: number },
+  ): { urls: UrlAt[]; next: string | null } {
+    const rows = this.statement(
+      `SELECT p.url, p.tie, p.result FROM history_points p
+       WHERE p.scope = @scope AND p.url > @after AND ${STANDING('@at')}
+         AND (@project IS NULL OR p.project = @project) AND (@result IS NULL OR p.result = @result)
+       ORDER BY p.url LIMIT @limit`,
+    ).all({
+      ...whose,
+      at,
+      after: options.after,
+      result: options.result === null ? null : REPORT_RESULTS.indexOf(options.result),
+      limit: options.limit + 1,
+    }) as { url: string; tie: string; result: number }[];
+    const page = rows.slice(0, options.limit).map((row) => ({ ...row, id: idOfTie(row.tie) }));
+    const sent = this.sentOf(
+      whose.scope,
+      page.map((row) => row.id),
+    );
+    return {
+      urls: page.map((row) => ({
+        url: row.url,
+        id: row.id,
+        result: resultOf(row.result),
+        generatedAt: sent.get(row.id)?.generated_at ?? '',
+      })),
+      next: rows.length > options.limit ? page[page.length - 1].url : null,
+    };
+  }
+
+  /** Every counted report of `url`, oldest first, and how many of its reports are not counted. */
+  timeline(scope: string, url: string): { points: TimelinePoint[]; skipped: number } {
+    const rows = this.statement(
+      `SELECT tie, result, prev_result FROM history_points WHERE scope = ? AND url = ? ORDER BY at, tie`,
+    ).all(scope, url) as { tie: string; result: number; prev_result: number | null }[];
+    const ids = rows.map((row) => idOfTie(row.tie));
+    const sent = this.sentOf(scope, ids);
+    const all = this.statement('SELECT count(*) AS n FROM reports WHERE scope = ? AND url = ?').get(
+      scope,
+      url,
+    );
+    return {
+      points: rows.map((row, i) => {
+        const report = sent.get(ids[i]);
+        return {
+          id: ids[i],
+          result: resultOf(row.result),
+          previous: row.prev_result === null ? null : resultOf(row.prev_result),
+          generatedAt: report?.generated_at ?? '',
+          privacy: report?.privacy ?? null,
+          project: report?.project ?? null,
+        };
+      }),
+      skipped: (all as { n: number }).n - rows.length,
+    };
+  }
+
+  /**
+   * Every URL whose result at `to` differs from its result at `from` (from <= to), in URL
+   * order; with a project, every URL of the project at `to`, `before` null when it was not the
+   * project's at `from`. Only a URL with a report in (from, to] can differ, and its points there
+   * say it all: the first one's previous point is where it stood at `from`, the last one where
+   * it stands at `to`. So this reads the points between the two instants, and nothing else.
+   */
+  compare(whose: HistoryScope, from: number, to: number): ResultChange[] {
+    const rows = this.statement(
+      `SELECT url, tie, result, project, prev_result, prev_project, prev_tie
+       FROM history_points INDEXED BY history_points_by_time
+       WHERE scope = ? AND at > ? AND at <= ? ORDER BY at, tie`,
+    )
+      .raw()
+      .all(whose.scope, from, to) as [
+      string,
+      string,
+      number,
+      string,
+      number | null,
+      string | null,
+      string | null,
+    ][];
+    const first = new Map<string, (typeof rows)[number]>();
+    const last = new Map<string, (typeof rows)[number]>();
+    for (const row of rows) {
+      if (!first.has(row[0])) first.set(row[0], row);
+      last.set(row[0], row);
+    }
+    const changes: ResultChange[] = [];
+    for (const [url, [, afterTie, after, afterProject]] of last) {
+      if (whose.project !== null && afterProject !== whose.project) continue;
+      const [, , , , before, beforeProject, beforeTie] = first.get(url)!;
+      const stood = before !== null && (whose.project === null || beforeProject === whose.project);
+      if (stood && before === after) continue;
+      changes.push({
+        url,
+        before: stood ? resultOf(before) : null,
+        after: resultOf(after),
+        beforeId: stood ? idOfTie(beforeTie!) : null,
+        afterId: idOfTie(afterTie),
+      });
+    }
+    return changes.sort((a, b) => byCodePoint(a.url, b.url));
+  }
+
+  /** Drops a scope's history at once, in the caller's transaction, before its reports go. */
+  clearScope(scope: string): void {
+    // Its points go without relinking their neighbours one by one (see history_point_removed).
+    this.statement('INSERT OR IGNORE INTO history_clearing (scope) VALUES (?)').run(scope);
+    this.statement('DELETE FROM history_points WHERE scope = ?').run(scope);
+    this.statement('DELETE FROM history_clearing WHERE scope = ?').run(scope);
+    this.statement('DELETE FROM history_buckets WHERE scope = ?').run(scope);
+    this.statement('DELETE FROM history_project_buckets WHERE scope = ?').run(scope);
+  }
+
+  /** Drops every scope's history (the cache cleared whole). */
+  clearAll(): void {
+    const scopes = this.statement('SELECT DISTINCT scope FROM history_buckets').all() as { scope: string }[];
+    for (const { scope } of scopes) this.clearScope(scope);
+  }
+
+  /** generated_at as sent, privacy and project of some of the scope's reports, by id. */
+  private sentOf(
+    scope: string,
+    ids: readonly string[],
+  ): Map<string, { generated_at: string; privacy: unknown; project: string | null }> {
+    const rows = this.statement(
+      `SELECT id, generated_at, json_extract(record, '$.privacy') AS privacy, project FROM reports
+       WHERE scope = ? AND id IN (SELECT value FROM json_each(?))`,
+    ).all(scope, JSON.stringify(ids)) as {
+      id: string;
+      generated_at: string;
+      privacy: unknown;
+      project: string | null;
+    }[];
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+}
