@@ -43,6 +43,20 @@ export interface WriteContext {
   changes: ChangeLog;
 }
 
+/**
+ * A row for the batch upsert as a JSON array. Numbers keep the storage class a bound value
+ * gets (better-sqlite3 binds a number as REAL, a bigint as INTEGER): a JSON number with a
+ * fraction or an exponent reads as REAL, one without as INTEGER.
+ */
+function rowJson(values: unknown[]): string {
+  const cell = (value: unknown): string => {
+    if (typeof value === 'bigint') return String(value);
+    if (typeof value === 'number') return Number.isSafeInteger(value) ? `${value}.0` : value.toExponential();
+    return JSON.stringify(value);
+  };
+  return `[${values.map(cell).join(',')}]`;
+}
+
 export class ReportWrites {
   constructor(private readonly cache: WriteContext) {}
 
@@ -53,11 +67,14 @@ export class ReportWrites {
    * reports new to the copy and changes to watched fields are logged (not the user's `own`).
    */
   put(scope: string, reports: Report[], fetchedAt: string, options: PutOptions = {}): WriteCounts {
+    // One statement for the whole batch: SQLite then keeps one statement journal for it, not
+    // one per report (each spills past 64 KiB to a temporary file).
     const upsert = this.cache.statement(`
       INSERT INTO reports (scope, id, id_sort, url, url_lower, result, project, generated_at,
                            fetched_at, last_seen_sync, record)
-      VALUES (@scope, @id, @idSort, @url, @urlLower, @result, @project, @generatedAt,
-              @fetchedAt, @seen, @record)
+      SELECT @scope, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
+             value ->> 6, @fetchedAt, @seen, value ->> 7
+      FROM json_each(@rows) WHERE true
       ON CONFLICT (scope, id) DO UPDATE SET
         id_sort = excluded.id_sort, url = excluded.url, url_lower = excluded.url_lower,
         result = excluded.result, project = excluded.project, generated_at = excluded.generated_at,
@@ -75,6 +92,7 @@ export class ReportWrites {
     const staleBefore = new Date(Date.parse(fetchedAt) - FETCHED_AT_GRANULARITY_MS).toISOString();
     const counts: WriteCounts = { added: 0, changed: 0, badNews: 0 };
     const logged: ReportChange[] = [];
+    const written: string[] = [];
     this.cache.transaction(() => {
       const seen = options.syncId ?? this.cache.getMeta(scope, SYNC_ID_META);
       const rows = reports.map((report) => ({ report, id: String(report.id), record: recordJson(report) }));
@@ -102,20 +120,20 @@ export class ReportWrites {
           logged.push({ id, kind: before ? 'changed' : 'added', at: fetchedAt, fields: change });
         }
         const url = typeof report.url === 'string' ? report.url : '';
-        upsert.run({
-          scope,
-          id,
-          fetchedAt,
-          seen,
-          record,
-          idSort: idSortKey(id),
-          url,
-          urlLower: url.toLowerCase(),
-          result: textOrNull(report.result),
-          project: projectOf(report.project),
-          generatedAt: textOrNull(report.generated_at),
-        });
+        written.push(
+          rowJson([
+            id,
+            idSortKey(id),
+            url,
+            url.toLowerCase(),
+            textOrNull(report.result),
+            projectOf(report.project),
+            textOrNull(report.generated_at),
+            record,
+          ]),
+        );
       }
+      if (written.length > 0) upsert.run({ scope, fetchedAt, seen, rows: `[${written.join(',')}]` });
       // Stryker disable next-line ConditionalExpression,EqualityOperator: nothing to log records nothing and counts no bad news; the check only saves reading the meta value.
       if (logged.length > 0 && this.logsChanges(scope, options)) {
         this.cache.changes.record(scope, logged);
