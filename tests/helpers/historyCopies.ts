@@ -32,11 +32,13 @@ export interface CopyOptions {
   days: number;
   reports: number;
   urls?: number;
+  /** Instants some reports land on exactly (the edges of the periods a test will ask for). */
+  edges?: readonly number[];
 }
 
 /**
- * A random copy. Instants fall on a coarse grid (every 30 minutes) often enough that several
- * reports share one, and land on midnights and whole hours in every zone the tests use.
+ * A random copy. Instants fall on a coarse grid (every quarter hour) often enough that several
+ * reports share one and land on midnights and whole hours in every zone, and on `edges`.
  */
 export function randomCopy(random: Random, options: CopyOptions): Report[] {
   const urls = Array.from(
@@ -52,12 +54,14 @@ export function randomCopy(random: Random, options: CopyOptions): Report[] {
     const url = pick(random, urls);
     // Results stay more often than they change.
     if (random() < 0.35) current.set(url, pick(random, ['good', 'decent', 'bad'] as const));
-    const grid = random() < 0.6;
+    const grid = random();
     const at =
-      options.start +
-      (grid
-        ? Math.floor(random() * options.days * 48) * (HOUR / 2)
-        : Math.floor(random() * options.days * 24 * HOUR));
+      options.edges?.length && grid < 0.15
+        ? pick(random, options.edges)
+        : options.start +
+          (grid < 0.6
+            ? Math.floor(random() * options.days * 96) * (HOUR / 4)
+            : Math.floor(random() * options.days * 24 * HOUR));
     let id = String(1 + Math.floor(random() * options.reports * 3));
     if (random() < 0.1) id = `r-${Math.floor(random() * 50)}`;
     if (random() < 0.05) id = `00${id}`;
