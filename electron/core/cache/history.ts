@@ -173,8 +173,10 @@ export class HistoryReads {
    * it stands at `to`. So this reads the points between the two instants, and nothing else.
    */
   compare(whose: HistoryScope, from: number, to: number): ResultChange[] {
+    // Without a project, the projects are not read (every row crosses into JavaScript).
+    const [project, previousProject] = whose.project === null ? ['0', '0'] : ['project', 'prev_project'];
     const rows = this.statement(
-      `SELECT url, tie, result, project, prev_result, prev_project, prev_tie
+      `SELECT url, tie, result, ${project}, prev_result, ${previousProject}, prev_tie
        FROM history_points INDEXED BY history_points_by_time
        WHERE scope = ? AND at > ? AND at <= ? ORDER BY at, tie`,
     )
