@@ -51,7 +51,18 @@ export function idOfTie(tie: string): string {
 
 const resultOf = (code: number): ReportResult => REPORT_RESULTS[code];
 
-/** Text in code point order, as SQLite's binary collation orders UTF-8 (JavaScript's < orders UTF-16 units). */
+/**
+ * In URL order as SQLite's binary collation orders UTF-8 text: by code point. JavaScript's <
+ * orders UTF-16 units, which is the same order unless a URL holds a character beyond U+FFFF.
+ */
+function sortByUrl<T extends { url: string }>(items: T[]): T[] {
+  const astral = items.some((item) => /[\uD800-\uDFFF]/.test(item.url));
+  return items.sort(
+    astral ? (a, b) => byCodePoint(a.url, b.url) : (a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0),
+  );
+}
+
+/** Text in code point order (see sortByUrl). */
 export function byCodePoint(a: string, b: string): number {
   if (a === b) return 0;
   for (let i = 0; i < a.length && i < b.length; i++) {
@@ -190,27 +201,37 @@ export class HistoryReads {
       string | null,
       string | null,
     ][];
-    const first = new Map<string, (typeof rows)[number]>();
-    const last = new Map<string, (typeof rows)[number]>();
+    // Each URL's first and last point in the range, in one pass: a slot per URL, filled by the
+    // first point (where it stood before) and overwritten by each later one (where it stands).
+    const slots = new Map<string, number>();
+    const urls: string[] = [];
+    const firsts: (typeof rows)[number][] = [];
+    const lasts: (typeof rows)[number][] = [];
     for (const row of rows) {
-      if (!first.has(row[0])) first.set(row[0], row);
-      last.set(row[0], row);
+      const slot = slots.get(row[0]);
+      if (slot === undefined) {
+        slots.set(row[0], urls.length);
+        urls.push(row[0]);
+        firsts.push(row);
+        lasts.push(row);
+      } else lasts[slot] = row;
     }
     const changes: ResultChange[] = [];
-    for (const [url, [, afterTie, after, afterProject]] of last) {
+    for (let slot = 0; slot < urls.length; slot++) {
+      const [, , , , before, beforeProject, beforeTie] = firsts[slot];
+      const [, afterTie, after, afterProject] = lasts[slot];
       if (whose.project !== null && afterProject !== whose.project) continue;
-      const [, , , , before, beforeProject, beforeTie] = first.get(url)!;
       const stood = before !== null && (whose.project === null || beforeProject === whose.project);
       if (stood && before === after) continue;
       changes.push({
-        url,
+        url: urls[slot],
         before: stood ? resultOf(before) : null,
         after: resultOf(after),
         beforeId: stood ? idOfTie(beforeTie!) : null,
         afterId: idOfTie(afterTie),
       });
     }
-    return changes.sort((a, b) => byCodePoint(a.url, b.url));
+    return sortByUrl(changes);
   }
 
   /** Drops a scope's history at once, in the caller's transaction, before its reports go. */
