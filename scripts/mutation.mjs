@@ -264,6 +264,7 @@ const TARGETS = {
   ],
   'electron/core/export/historyExport.ts': ['tests/integration/historyGateway.test.ts'],
   'electron/cli/timeArgument.ts': [
+    'tests/unit/cli/timeArgument.test.ts',
     'tests/integration/cliHistory.test.ts',
     'tests/integration/historyProperty.test.ts',
   ],

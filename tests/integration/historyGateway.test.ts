@@ -255,6 +255,56 @@ describe('the other channels', () => {
   });
 });
 
+describe('the files', () => {
+  beforeAll(() => core.cache.setMeta(scope, LAST_FULL_SYNC_META, SYNCED_AT));
+
+  it('the chart’s numbers as JSON, and a compare as CSV, hold exactly what the answers hold', async () => {
+    const input = { by: 'month' as const, project: 'beta', timeZone: 'Europe/Berlin' };
+    const answer = (await call('history:periods', input)) as HistoryPeriods;
+    const file = await call('history:export', { kind: 'periods', format: 'json', ...input });
+    expect(file.content.endsWith('}\n')).toBe(true);
+    expect(JSON.parse(file.content)).toEqual({
+      exported_at: NOW.toISOString(),
+      source: 'cache',
+      fetched_at: SYNCED_AT,
+      time_zone: 'Europe/Berlin',
+      project: 'beta',
+      by: 'month',
+      periods: answer.periods,
+    });
+    expect(file).toMatchObject({ count: answer.periods.length, fileName: 'history-2025-04-15T1200.json' });
+
+    const range = {
+      from: '2025-03-05T00:00:00Z',
+      to: '2025-04-05T00:00:00Z',
+      project: null,
+      timeZone: 'UTC',
+    };
+    const compared = await call('history:compare', range);
+    const csv = await call('history:export', { kind: 'compare', format: 'csv', ...range });
+    const { header, records } = csvRecords(csv.content);
+    expect(header).toEqual(['url', 'before', 'after', 'before_id', 'after_id']);
+    expect(records).toEqual(
+      'changes' in compared
+        ? compared.changes.map((c) => ({
+            url: c.url,
+            before: c.before ?? '',
+            after: c.after,
+            before_id: c.beforeId ?? '',
+            after_id: c.afterId,
+          }))
+        : [],
+    );
+    expect(records.length).toBeGreaterThan(3);
+    expect(records.some((r) => r.before === '')).toBe(true);
+    expect(csv).toMatchObject({
+      count: records.length,
+      fileName: 'compare-2025-04-15T1200.csv',
+      format: 'csv',
+    });
+  });
+});
+
 describe('inputs', () => {
   it.each([
     [
