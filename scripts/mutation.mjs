@@ -250,6 +250,7 @@ const TARGETS = {
     'tests/integration/historyProperty.test.ts',
   ],
   'electron/core/cache/historyCounts.ts': [
+    'tests/unit/cache/historyEdges.test.ts',
     'tests/integration/historyCache.test.ts',
     'tests/integration/historyProperty.test.ts',
   ],

@@ -37,6 +37,19 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The rows history keeps for a scope. */
+function historyRows(scope: string) {
+  const db = (cache as unknown as { db: import('better-sqlite3').Database }).db;
+  const count = (table: string) =>
+    (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE scope = ?`).get(scope) as { n: number }).n;
+  return {
+    points: count('history_points'),
+    buckets: count('history_buckets'),
+    projectBuckets: count('history_project_buckets'),
+    clearing: count('history_clearing'),
+  };
+}
+
 const vector = (tally: { good: number; decent: number; bad: number }) => [
   tally.good,
   tally.decent,
@@ -131,12 +144,19 @@ describe('the counts equal a plain count after every kind of write', () => {
     cache.putReports(SCOPE, mine, AT);
     cache.putReports(OTHER, theirs, AT);
     cache.clearScope(SCOPE);
+    // All at once: no point, no sum left behind (not even sums brought back to zero).
+    expect(historyRows(SCOPE)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0 });
+    expect(historyRows(OTHER).points).toBe(
+      theirs.filter((r) => r.result !== null && r.generated_at !== 'not a date').length,
+    );
     expectMatches([], SCOPE);
     expectMatches(theirs, OTHER);
     // Written again after the clear, it counts from nothing.
     cache.putReports(SCOPE, mine.slice(0, 20), AT);
     expectMatches(mine.slice(0, 20), SCOPE);
     cache.clearAll();
+    expect(historyRows(SCOPE)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0 });
+    expect(historyRows(OTHER)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0 });
     expectMatches([], SCOPE);
     expectMatches([], OTHER);
     cache.putReports(OTHER, theirs, AT);
@@ -274,6 +294,41 @@ describe('the reads', () => {
         .map((r) => ({ url: r.url, id: r.id, result: 'bad', generatedAt: r.generated_at })),
       next: null,
     });
+  });
+
+  it('orders URLs by code point, as SQLite does, also beyond U+FFFF', () => {
+    const urls = [
+      'https://x.example/\u{1F600}',
+      'https://x.example/\uFF5E',
+      'https://x.example/a',
+      'https://x.example/B',
+    ];
+    cache.putReports(
+      SCOPE,
+      urls.map((url, i) => ({
+        id: String(i + 1),
+        url,
+        result: 'bad' as const,
+        generated_at: '2025-02-01T00:00:00Z',
+      })),
+      AT,
+    );
+    const byCodePoint = [
+      'https://x.example/B',
+      'https://x.example/a',
+      'https://x.example/\uFF5E',
+      'https://x.example/\u{1F600}',
+    ];
+    const whose = { scope: SCOPE, project: null };
+    const from = Date.parse('2025-01-01T00:00:00Z');
+    const to = Date.parse('2025-03-01T00:00:00Z');
+    expect(cache.history.compare(whose, from, to).map((c) => c.url)).toEqual(byCodePoint);
+    expect(
+      cache.history.urlsAt(whose, to, { result: null, after: '', limit: 9 }).urls.map((u) => u.url),
+    ).toEqual(byCodePoint);
+    // Without a character beyond U+FFFF, the same order as JavaScript's.
+    cache.removeReport(SCOPE, '1');
+    expect(cache.history.compare(whose, from, to).map((c) => c.url)).toEqual(byCodePoint.slice(0, 3));
   });
 
   it('the timeline: privacy and project as stored, the previous result, and the reports left out', () => {

@@ -77,7 +77,11 @@ describe('before the copy was read in full', () => {
     ]);
     for (const answer of answers) expect(answer).toEqual({ available: false, reason: 'not_synced' });
     await expect(call('history:export', { kind: 'periods', format: 'csv' })).rejects.toMatchObject({
-      error: { kind: 'offline', reason: 'nothing_cached' },
+      error: {
+        kind: 'offline',
+        reason: 'nothing_cached',
+        message: 'There is no history to export until the whole profile is available offline.',
+      },
     });
   });
 });
@@ -252,6 +256,47 @@ describe('the other channels', () => {
       path: null,
       download: false,
     });
+  });
+});
+
+describe('the change log and no profile', () => {
+  beforeAll(() => core.cache.setMeta(scope, LAST_FULL_SYNC_META, SYNCED_AT));
+
+  it('a URL’s timeline carries the change log’s entries of its reports, found by their ids', async () => {
+    const report = reports.find((r) => r.result !== null && r.generated_at !== 'not a date')!;
+    // A privacy change: the entry names no URL, only the report.
+    core.cache.putReport(scope, { ...report, privacy: report.privacy === 1 ? 2 : 1 }, SYNCED_AT);
+    const answer = await call('history:timeline', { url: report.url });
+    expect('changes' in answer && answer.changes).toEqual([
+      {
+        id: report.id,
+        kind: 'changed',
+        at: SYNCED_AT,
+        fields: { privacy: { before: report.privacy, after: report.privacy === 1 ? 2 : 1 } },
+      },
+    ]);
+  });
+
+  it('without a profile, every channel says no_profile', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'report-desk-history-none-'));
+    const bare = await createCoreServices({
+      dataDir: empty,
+      probeIntervalMs: 0,
+      fetch: () => Promise.reject(new Error('no')),
+    });
+    try {
+      expect(await bare.handlers['history:periods']({ project: null })).toEqual({
+        available: false,
+        reason: 'no_profile',
+      });
+      expect(await bare.handlers['history:timeline']({ url: 'u' })).toEqual({
+        available: false,
+        reason: 'no_profile',
+      });
+    } finally {
+      await bare.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 

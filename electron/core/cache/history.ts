@@ -90,15 +90,14 @@ export class HistoryReads {
       return (row as { at: number | null }).at;
     }
     // The project's first day with a report, then its first report that day.
-    const day = this.statement(
-      `SELECT min(bucket) AS day FROM history_project_buckets
-       WHERE scope = ? AND project = ? AND size = 'd' AND generated > 0`,
-    ).get(whose.scope, whose.project) as { day: number | null };
-    if (day.day === null) return null;
     const row = this.statement(
-      `SELECT min(at) AS at FROM history_points INDEXED BY history_points_by_time
-       WHERE scope = ? AND at >= ? AND at < ? AND project = ?`,
-    ).get(whose.scope, day.day * 86_400_000, (day.day + 1) * 86_400_000, whose.project);
+      `SELECT min(p.at) AS at
+       FROM (SELECT min(bucket) * 86400000 AS start FROM history_project_buckets
+             WHERE scope = @scope AND project = @project AND size = 'd' AND generated > 0) AS first,
+         history_points p INDEXED BY history_points_by_time
+       WHERE p.scope = @scope AND p.at >= first.start AND p.at < first.start + 86400000
+         AND p.project = @project`,
+    ).get(whose);
     return (row as { at: number | null }).at;
   }
 
@@ -143,7 +142,8 @@ export class HistoryReads {
         url: row.url,
         id: row.id,
         result: resultOf(row.result),
-        generatedAt: sent.get(row.id)?.generated_at ?? '',
+        // The report behind a point is in the copy: both are written in one transaction.
+        generatedAt: sent.get(row.id)!.generated_at,
       })),
       next: rows.length > options.limit ? page[page.length - 1].url : null,
     };
@@ -162,14 +162,14 @@ export class HistoryReads {
     );
     return {
       points: rows.map((row, i) => {
-        const report = sent.get(ids[i]);
+        const report = sent.get(ids[i])!;
         return {
           id: ids[i],
           result: resultOf(row.result),
           previous: row.prev_result === null ? null : resultOf(row.prev_result),
-          generatedAt: report?.generated_at ?? '',
-          privacy: report?.privacy ?? null,
-          project: report?.project ?? null,
+          generatedAt: report.generated_at,
+          privacy: report.privacy,
+          project: report.project,
         };
       }),
       skipped: (all as { n: number }).n - rows.length,

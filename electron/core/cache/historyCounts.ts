@@ -49,14 +49,15 @@ interface PartRow {
 }
 
 /** The three edges an instant is reached from. */
-interface Edges {
+export interface Edges {
   at: number;
   /** The hour edge nearest `at`, and the day edge nearest that hour edge, in ms. */
   hour: number;
   day: number;
 }
 
-function edgesOf(at: number): Edges {
+/** The edges an instant's sums are reached from (exported for its tests: any edges give the right sums, near ones read less). */
+export function edgesOf(at: number): Edges {
   const hour = Math.round(at / HOUR_MS) * HOUR_MS;
   return { at, hour, day: Math.round(hour / DAY_MS) * DAY_MS };
 }
@@ -66,9 +67,8 @@ const zero = (): Vector => [0, 0, 0];
 export class HistoryCounts {
   constructor(private readonly statement: (sql: string) => Database.Statement) {}
 
-  /** The sums at each instant of `instants`, in their order. */
+  /** The sums at each of `instants` (at least one, oldest first). */
   sumsAt(whose: HistoryScope, instants: readonly number[]): Sums[] {
-    if (instants.length === 0) return [];
     const edges = instants.map(edgesOf);
     const prefixes = this.dayPrefixes(
       whose,
@@ -83,8 +83,9 @@ export class HistoryCounts {
     });
   }
 
-  /** URLs per result at each period's end, and reports generated within it, for consecutive edges. */
+  /** URLs per result at each period's end, and reports generated within it, for consecutive edges (none: no period). */
   periods(whose: HistoryScope, edges: readonly number[]): { urls: Vector; generated: Vector }[] {
+    if (edges.length < 2) return [];
     const sums = this.sumsAt(whose, edges);
     return sums.slice(1).map((end, i) => ({
       urls: end.urls,
@@ -100,9 +101,9 @@ export class HistoryCounts {
          WHERE scope = @scope AND project = @project AND size = '${size}' AND ${where}`;
   }
 
-  /** The sums over the days before each of `days`. */
+  /** The sums over the days before each of `days` (in ascending order). */
   private dayPrefixes(whose: HistoryScope, days: readonly number[]): Map<number, Sums> {
-    const wanted = [...new Set(days)].sort((a, b) => a - b);
+    const wanted = [...new Set(days)];
     const prefixes = new Map<number, Sums>();
     const params = { ...whose, first: wanted[0], last: wanted.at(-1) };
     const running: Sums = { urls: zero(), generated: zero() };
@@ -129,8 +130,7 @@ export class HistoryCounts {
 
   /** Adds the hours from the day edge to the hour edge, or takes away those from the hour edge to it. */
   private addHours(whose: HistoryScope, edge: Edges, sums: Sums): void {
-    if (edge.hour === edge.day) return;
-    const [from, to, sign] = edge.day < edge.hour ? [edge.day, edge.hour, 1] : [edge.hour, edge.day, -1];
+    const [from, to] = [Math.min(edge.day, edge.hour), Math.max(edge.day, edge.hour)];
     const rows = this.statement(
       this.buckets(
         whose,
@@ -139,7 +139,7 @@ export class HistoryCounts {
         'bucket >= @from AND bucket < @to',
       ) + ' GROUP BY result',
     ).all({ ...whose, from: from / HOUR_MS, to: to / HOUR_MS }) as BucketRow[];
-    for (const row of rows) add(sums, row, sign);
+    for (const row of rows) add(sums, row, Math.sign(edge.hour - edge.day));
   }
 
   /** Adds the points from the hour edge to the instant, or takes away those from it to the hour edge. */

@@ -67,10 +67,8 @@ export class HistoryService {
         ),
       );
     }
-    const counts =
-      periods.length === 0
-        ? []
-        : this.cache.history.periods(whose, [periods[0].start, ...periods.map((period) => period.end)]);
+    const edges = periods.length === 0 ? [] : [periods[0].start, ...periods.map((period) => period.end)];
+    const counts = this.cache.history.periods(whose, edges);
     const at = (instant: number) => formatInstant(instant, ready.timeZone);
     return {
       ...ready,
