@@ -248,6 +248,36 @@ describe('what counts, and in which order', () => {
     }
   });
 
+  it('several reports of one instant, written one by one in any order, link in id order', () => {
+    const at = '2025-01-01T00:00:00Z';
+    const results = { '1': 'good', '2': 'bad', '3': 'decent', '4': 'good' } as const;
+    for (const id of ['1', '2', '4', '3']) {
+      cache.putReport(
+        SCOPE,
+        { id, url: 'u', result: results[id as keyof typeof results], generated_at: at },
+        AT,
+      );
+    }
+    const points = cache.history.timeline(SCOPE, 'u').points;
+    expect(points.map((p) => [p.id, p.previous, p.result])).toEqual([
+      ['1', null, 'good'],
+      ['2', 'good', 'bad'],
+      ['3', 'bad', 'decent'],
+      ['4', 'decent', 'good'],
+    ]);
+    const whose = { scope: SCOPE, project: null };
+    expect(cache.history.urlCountsAt(whose, Date.parse(at))).toEqual([1, 0, 0]);
+    cache.removeReport(SCOPE, '3');
+    expect(cache.history.timeline(SCOPE, 'u').points.map((p) => [p.id, p.previous])).toEqual([
+      ['1', null],
+      ['2', 'good'],
+      ['4', 'bad'],
+    ]);
+    expect(cache.history.compare(whose, Date.parse(at) - 1, Date.parse(at))).toEqual([
+      { url: 'u', before: null, after: 'good', beforeId: null, afterId: '4' },
+    ]);
+  });
+
   it('the larger id wins a tie: the URL stands as its larger id says, at that instant and after', () => {
     cache.putReports(
       SCOPE,

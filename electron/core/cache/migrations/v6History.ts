@@ -43,17 +43,22 @@ export const TIE = (row: string) =>
 
 const COUNTED = (row: string) => `${AT(row)} IS NOT NULL AND ${RESULT(row)} IS NOT NULL`;
 
-/** The UTC hour (size 'h') or day ('d') of an instant in ms, floored (also before 1970). */
-export const BUCKET = (ms: string, size: 'h' | 'd') => {
-  const length = size === 'h' ? 3_600_000 : 86_400_000;
-  return `((${ms} - ((${ms} % ${length}) + ${length}) % ${length}) / ${length})`;
-};
+/** The length of a bucket in ms: an hour ('h') or a day ('d'). */
+const BUCKET_MS = { h: 3_600_000, d: 86_400_000 };
 
-/** The point just before (or after) (at, tie) among `row`'s URL's points. */
-const NEIGHBOUR = (row: string, side: 'before' | 'after', at: string, tie: string, columns = 'at, tie') =>
+/** The UTC hour or day of an instant in ms, floored (also before 1970). */
+export const BUCKET = (ms: string, size: 'h' | 'd') =>
+  `((${ms} - ((${ms} % ${BUCKET_MS[size]}) + ${BUCKET_MS[size]}) % ${BUCKET_MS[size]}) / ${BUCKET_MS[size]})`;
+
+/** The point just before (at, tie) among `row`'s URL's points. */
+const BEFORE = (row: string, at: string, tie: string, columns = 'at, tie') =>
   `SELECT ${columns} FROM history_points WHERE scope = ${row}.scope AND url = ${row}.url
-   AND (at, tie) ${side === 'before' ? '<' : '>'} (${at}, ${tie})
-   ORDER BY at ${side === 'before' ? 'DESC' : ''}, tie ${side === 'before' ? 'DESC' : ''} LIMIT 1`;
+   AND (at, tie) < (${at}, ${tie}) ORDER BY at DESC, tie DESC LIMIT 1`;
+
+/** The point just after (at, tie) among `row`'s URL's points. */
+const AFTER = (row: string, at: string, tie: string, columns = 'at, tie') =>
+  `SELECT ${columns} FROM history_points WHERE scope = ${row}.scope AND url = ${row}.url
+   AND (at, tie) > (${at}, ${tie}) ORDER BY at, tie LIMIT 1`;
 
 /** [project, result, delta, generated]: one change to the sums; a NULL result is none. */
 type Change = [project: string, result: string, delta: number, generated: number];
@@ -82,8 +87,8 @@ const ADD_TO_BUCKETS = (row: string, [p1, r1, d1, g1]: Change, [p2, r2, d2, g2]:
 const ADD_POINT = (row: string) => `
     INSERT INTO history_points (scope, url, at, tie, project, result, prev_result, prev_project, prev_tie, next_at)
     SELECT ${row}.scope, ${row}.url, ${AT(row)}, ${TIE(row)}, coalesce(${row}.project, ''), ${RESULT(row)},
-      previous.result, previous.project, previous.tie, (${NEIGHBOUR(row, 'after', AT(row), TIE(row), 'at')})
-    FROM (SELECT 1) LEFT JOIN (${NEIGHBOUR(row, 'before', AT(row), TIE(row), 'result, project, tie')}) AS previous
+      previous.result, previous.project, previous.tie, (${AFTER(row, AT(row), TIE(row), 'at')})
+    FROM (SELECT 1) LEFT JOIN (${BEFORE(row, AT(row), TIE(row), 'result, project, tie')}) AS previous
     WHERE ${COUNTED(row)};`;
 
 /** The point of a row of reports goes (nothing when it was not counted). */
@@ -180,10 +185,10 @@ export const V6_HISTORY = `
   CREATE TRIGGER history_point_added AFTER INSERT ON history_points BEGIN
     UPDATE history_points SET next_at = new.at
     WHERE scope = new.scope AND url = new.url
-      AND (at, tie) = (${NEIGHBOUR('new', 'before', 'new.at', 'new.tie')});
+      AND (at, tie) = (${BEFORE('new', 'new.at', 'new.tie')});
     UPDATE history_points SET prev_result = new.result, prev_project = new.project, prev_tie = new.tie
     WHERE scope = new.scope AND url = new.url
-      AND (at, tie) = (${NEIGHBOUR('new', 'after', 'new.at', 'new.tie')});
+      AND (at, tie) = (${AFTER('new', 'new.at', 'new.tie')});
     ${ADD_TO_BUCKETS('new', ['new.project', 'new.result', 1, 1], ['new.prev_project', 'new.prev_result', -1, 0])}
   END;
   -- A point gone links its neighbours to each other (not while its whole scope is cleared).
@@ -191,11 +196,11 @@ export const V6_HISTORY = `
   WHEN NOT EXISTS (SELECT 1 FROM history_clearing WHERE scope = old.scope) BEGIN
     UPDATE history_points SET next_at = old.next_at
     WHERE scope = old.scope AND url = old.url
-      AND (at, tie) = (${NEIGHBOUR('old', 'before', 'old.at', 'old.tie')});
+      AND (at, tie) = (${BEFORE('old', 'old.at', 'old.tie')});
     UPDATE history_points
     SET prev_result = old.prev_result, prev_project = old.prev_project, prev_tie = old.prev_tie
     WHERE scope = old.scope AND url = old.url
-      AND (at, tie) = (${NEIGHBOUR('old', 'after', 'old.at', 'old.tie')});
+      AND (at, tie) = (${AFTER('old', 'old.at', 'old.tie')});
     ${ADD_TO_BUCKETS('old', ['old.project', 'old.result', -1, -1], ['old.prev_project', 'old.prev_result', 1, 0])}
   END;
   -- A point whose previous point changed changes what it moves at its instant.
