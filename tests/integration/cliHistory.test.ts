@@ -299,6 +299,24 @@ describe('from the offline copy, with the service stopped', () => {
   it('asked nothing of the network', () => {
     expect(requests).toBe(0);
   });
+
+  it('removing the profile takes its history along', async () => {
+    expect((await cli(['profiles', 'remove', 'Demo', '--yes'])).code).toBe(0);
+    const cache = ReportCache.open(join(dataDir, 'cache.sqlite'));
+    try {
+      const db = (cache as unknown as { db: import('better-sqlite3').Database }).db;
+      const count = (table: string) =>
+        (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      expect([
+        count('reports'),
+        count('history_points'),
+        count('history_buckets'),
+        count('history_project_buckets'),
+      ]).toEqual([0, 0, 0, 0]);
+    } finally {
+      cache.close();
+    }
+  });
 });
 
 /** Every report of the scope as stored. */
