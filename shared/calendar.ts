@@ -57,7 +57,6 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** Whether `name` is a time zone this runtime knows (an IANA name such as Europe/Berlin, or UTC). */
 export function isTimeZone(name: string): boolean {
-  if (name.trim() === '') return false;
   try {
     formatter(name);
     return true;
@@ -102,9 +101,8 @@ export function zoneOffsetMs(instant: number, timeZone: string): number {
   const remembered = known.get(instant);
   if (remembered !== undefined) return remembered;
   const fields: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(instant)) {
-    if (part.type !== 'literal') fields[part.type] = Number(part.value);
-  }
+  // The literals' NaN is never read.
+  for (const part of formatter(timeZone).formatToParts(instant)) fields[part.type] = Number(part.value);
   const wall = wallMs({
     year: fields.year,
     month: fields.month,
@@ -170,21 +168,19 @@ function firstDateOfPeriod(kind: PeriodKind, date: LocalDate): LocalDate {
 function nextFirstDate(kind: PeriodKind, first: LocalDate): LocalDate {
   if (kind === 'day') return shiftDays(first, 1);
   if (kind === 'week') return shiftDays(first, 7);
-  return first.month === 12
-    ? { year: first.year + 1, month: 1, day: 1 }
-    : { year: first.year, month: first.month + 1, day: 1 };
+  // Month 13 is January of the next year: the dates are read through Date, which carries it over.
+  return { year: first.year, month: first.month + 1, day: 1 };
 }
 
 /** The period of `kind` that holds `instant`. */
 export function periodOf(kind: PeriodKind, instant: number, timeZone: string): Period {
-  let first = firstDateOfPeriod(kind, localTimeOf(instant, timeZone));
-  let start = startOfLocalDay(first, timeZone);
-  // An instant in an hour repeated across midnight reads as the day before, which began earlier.
-  while (start > instant) {
-    first = firstDateOfPeriod(kind, shiftDays(first, -1));
-    start = startOfLocalDay(first, timeZone);
-  }
-  return { start, end: startOfLocalDay(nextFirstDate(kind, first), timeZone) };
+  // The local date's first instant is at or before the instant: a midnight that happens twice
+  // is its first time, one that does not happen the end of the gap (instantOfLocalTime).
+  const first = firstDateOfPeriod(kind, localTimeOf(instant, timeZone));
+  return {
+    start: startOfLocalDay(first, timeZone),
+    end: startOfLocalDay(nextFirstDate(kind, first), timeZone),
+  };
 }
 
 /**
