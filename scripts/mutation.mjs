@@ -252,6 +252,7 @@ const TARGETS = {
   'electron/core/cache/historyCounts.ts': [
     'tests/unit/cache/historyEdges.test.ts',
     'tests/integration/historyCache.test.ts',
+    'tests/integration/historyGateway.test.ts',
     'tests/integration/historyProperty.test.ts',
   ],
   'electron/core/cache/history.ts': [

@@ -297,6 +297,16 @@ describe('what counts, and in which order', () => {
 });
 
 describe('the reads', () => {
+  it('fewer than two edges make no period', () => {
+    cache.putReport(SCOPE, { id: '1', url: 'u', result: 'good', generated_at: '2025-01-01T00:00:00Z' }, AT);
+    const whose = { scope: SCOPE, project: null };
+    expect(cache.history.periods(whose, [])).toEqual([]);
+    expect(cache.history.periods(whose, [START])).toEqual([]);
+    expect(cache.history.periods(whose, [START - DAY * 90, START])).toEqual([
+      { urls: [1, 0, 0], generated: [1, 0, 0] },
+    ]);
+  });
+
   it('pages through the URLs at an instant, with the service’s generated_at', () => {
     const reports = Array.from({ length: 25 }, (_, i) => ({
       id: String(i + 1),

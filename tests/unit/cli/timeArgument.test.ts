@@ -49,7 +49,7 @@ describe('parseTimeArgument', () => {
     expect(read('2026-07-01T09:30:00+05:30', 'Europe/Berlin')).toBe('2026-07-01T04:00:00.000Z');
   });
 
-  it.each(['yesterday', '1000000d', '7w', '-7d', '7 d', '2026-02-30', '2026-11-23T24:00'])(
+  it.each(['yesterday', '1000000d', '7w', '-7d', '7 d', '7dx', '2026-02-30', '2026-11-23T24:00'])(
     'not a time: %j, a usage error naming the option and the forms',
     (value) => {
       let thrown: unknown;
