@@ -339,7 +339,10 @@ describe('the reads', () => {
   it('orders URLs by code point, as SQLite does, also beyond U+FFFF', () => {
     const urls = [
       'https://x.example/\u{1F600}',
+      'https://x.example/\u{10000}',
       'https://x.example/\uFF5E',
+      'https://x.example/\uE000',
+      'https://x.example/ab',
       'https://x.example/a',
       'https://x.example/B',
     ];
@@ -356,7 +359,10 @@ describe('the reads', () => {
     const byCodePoint = [
       'https://x.example/B',
       'https://x.example/a',
+      'https://x.example/ab',
+      'https://x.example/\uE000',
       'https://x.example/\uFF5E',
+      'https://x.example/\u{10000}',
       'https://x.example/\u{1F600}',
     ];
     const whose = { scope: SCOPE, project: null };
@@ -368,7 +374,8 @@ describe('the reads', () => {
     ).toEqual(byCodePoint);
     // Without a character beyond U+FFFF, the same order as JavaScript's.
     cache.removeReport(SCOPE, '1');
-    expect(cache.history.compare(whose, from, to).map((c) => c.url)).toEqual(byCodePoint.slice(0, 3));
+    cache.removeReport(SCOPE, '2');
+    expect(cache.history.compare(whose, from, to).map((c) => c.url)).toEqual(byCodePoint.slice(0, 5));
   });
 
   it('the timeline: privacy and project as stored, the previous result, and the reports left out', () => {

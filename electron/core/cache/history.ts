@@ -51,24 +51,22 @@ export function idOfTie(tie: string): string {
 
 const resultOf = (code: number): ReportResult => REPORT_RESULTS[code];
 
-/**
- * In URL order as SQLite's binary collation orders UTF-8 text: by code point. JavaScript's <
- * orders UTF-16 units, which is the same order unless a URL holds a character beyond U+FFFF.
- */
-function sortByUrl<T extends { url: string }>(items: T[]): T[] {
-  const astral = items.some((item) => /[\uD800-\uDFFF]/.test(item.url));
-  return items.sort(
-    astral ? (a, b) => byCodePoint(a.url, b.url) : (a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0),
-  );
-}
+/** A UTF-16 unit's place when text is ordered by code point (see byCodePoint). */
+const codePointRank = (unit: number) =>
+  unit >= 0xd800 ? (unit >= 0xe000 ? unit - 0x800 : unit + 0x2000) : unit;
 
-/** Text in code point order (see sortByUrl). */
+/**
+ * Text in code point order, as SQLite's binary collation orders UTF-8 (and so URLs are ordered
+ * everywhere else). JavaScript's < orders UTF-16 units, which is the same order except where a
+ * surrogate (half of a character beyond U+FFFF) meets a character from U+E000 on: surrogates are
+ * ranked above those here.
+ */
 export function byCodePoint(a: string, b: string): number {
-  if (a === b) return 0;
-  for (let i = 0; i < a.length && i < b.length; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x - y;
+  const shorter = Math.min(a.length, b.length);
+  for (let i = 0; i < shorter; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
   }
   return a.length - b.length;
 }
@@ -184,7 +182,8 @@ export class HistoryReads {
    * it stands at `to`. So this reads the points between the two instants, and nothing else.
    */
   compare(whose: HistoryScope, from: number, to: number): ResultChange[] {
-    // Without a project, the projects are not read (every row crosses into JavaScript).
+    // Without a project, the projects are not read (every row crosses into JavaScript; reading
+    // them anyway would only be slower).
     const [project, previousProject] = whose.project === null ? ['0', '0'] : ['project', 'prev_project'];
     const rows = this.statement(
       `SELECT url, tie, result, ${project}, prev_result, ${previousProject}, prev_tie
@@ -231,7 +230,7 @@ export class HistoryReads {
         afterId: idOfTie(afterTie),
       });
     }
-    return sortByUrl(changes);
+    return changes.sort((a, b) => byCodePoint(a.url, b.url));
   }
 
   /** Drops a scope's history at once, in the caller's transaction, before its reports go. */
