@@ -196,6 +196,7 @@ describe('local times and instants', () => {
     expect(isTimeZone('Mars/Olympus')).toBe(false);
     expect(isTimeZone(' ')).toBe(false);
     expect(isTimeZone('')).toBe(false);
+    expect(runtimeTimeZone()).toBe(new Intl.DateTimeFormat().resolvedOptions().timeZone);
     expect(isTimeZone(runtimeTimeZone())).toBe(true);
   });
 });
