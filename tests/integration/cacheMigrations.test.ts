@@ -118,11 +118,11 @@ let fresh: ReportCache;
 /** The upgraded file's history equals the fresh cache's and the plain count over `reports`. */
 function expectSameHistory(cache: ReportCache, scope: string, reports: Report[]): void {
   const oracle = new HistoryOracle(reports);
-  const edges = [
-    Date.parse('2024-05-01T00:00:00Z'),
-    Date.parse('2024-11-01T05:30:00Z'),
-    Date.parse('2025-06-02T00:00:00Z'),
-  ];
+  // Weekly edges at 05:30 UTC: each reached through the hours after a midnight (the upgrade's hour sums).
+  const edges = Array.from(
+    { length: 60 },
+    (_, week) => Date.parse('2024-05-01T05:30:00Z') + week * 7 * 86_400_000,
+  );
   for (const project of [null, ...DEMO_PROJECTS.slice(0, 2), '']) {
     const whose = { scope, project };
     const answers = (from: ReportCache) => ({
@@ -131,10 +131,17 @@ function expectSameHistory(cache: ReportCache, scope: string, reports: Report[])
       compare: from.history.compare(whose, edges[0], edges[59]),
     });
     expect(answers(cache)).toEqual(answers(fresh));
-    const end = oracle.urlsAt(edges[2], project);
-    expect(cache.history.periods(whose, edges)[1].urls).toEqual([end.good, end.decent, end.bad]);
-    expect(cache.history.compare(whose, edges[0], edges[2])).toEqual(
-      oracle.compare(edges[0], edges[2], project),
+    const periods = cache.history.periods(whose, edges);
+    edges.slice(1).forEach((end, i) => {
+      const urls = oracle.urlsAt(end, project);
+      const generated = oracle.generated(edges[i], end, project);
+      expect(periods[i]).toEqual({
+        urls: [urls.good, urls.decent, urls.bad],
+        generated: [generated.good, generated.decent, generated.bad],
+      });
+    });
+    expect(cache.history.compare(whose, edges[0], edges[40])).toEqual(
+      oracle.compare(edges[0], edges[40], project),
     );
   }
   const url = reports[7].url;

@@ -140,6 +140,7 @@ describe('periods', () => {
       },
     );
     expect(await call('history:periods', { project: 'no-such-project' })).toMatchObject({
+      by: 'week',
       periods: [],
       since: null,
     });

@@ -67,7 +67,8 @@ export class HistoryService {
         ),
       );
     }
-    const edges = periods.length === 0 ? [] : [periods[0].start, ...periods.map((period) => period.end)];
+    // The first period's start, then every period's end.
+    const edges = periods.flatMap((period, i) => (i === 0 ? [period.start, period.end] : [period.end]));
     const counts = this.cache.history.periods(whose, edges);
     const at = (instant: number) => formatInstant(instant, ready.timeZone);
     return {
