@@ -83,9 +83,8 @@ export class HistoryCounts {
     });
   }
 
-  /** URLs per result at each period's end, and reports generated within it, for consecutive edges (none: no period). */
+  /** URLs per result at each period's end, and reports generated within it, for consecutive edges (fewer than two: none). */
   periods(whose: HistoryScope, edges: readonly number[]): { urls: Vector; generated: Vector }[] {
-    if (edges.length < 2) return [];
     const sums = this.sumsAt(whose, edges);
     return sums.slice(1).map((end, i) => ({
       urls: end.urls,
