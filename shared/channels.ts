@@ -34,6 +34,12 @@ export const CHANNEL_NAMES = [
   'changes:markSeen',
   'offline:get',
   'offline:set',
+  // Issue 27: history from the offline copy.
+  'history:periods',
+  'history:timeline',
+  'history:compare',
+  'history:urls',
+  'history:export',
   'connectivity:status',
   'connectivity:check',
   'shell:openExternal',

@@ -8,6 +8,7 @@
  * user types it in.
  */
 import { z } from 'zod';
+import { isTimeZone, parseInstant, PERIOD_KINDS, type PeriodKind } from './calendar';
 import type { Channel, EventName } from './channels';
 import { fieldErrorsFrom, type AppError, type Result } from './errors';
 import { plainListQuery } from './plainListQuery';
@@ -20,12 +21,15 @@ import {
 import {
   CreateReportInputSchema,
   ListQuerySchema,
+  MAX_PROJECT_LENGTH,
   MAX_URL_LENGTH,
+  REPORT_RESULTS,
   ReportIdSchema,
   UpdateReportInputSchema,
   type Account,
   type Report,
   type ReportPage,
+  type ReportResult as ResultValue,
 } from './report';
 
 export { CHANNEL_NAMES, EVENT_NAMES, isChannel, isEventName, type Channel, type EventName } from './channels';
@@ -308,6 +312,121 @@ export interface RepairsStatus {
   orphanedKeys: OrphanedKey[];
 }
 
+// ---- History (issue 27): from the offline copy only --------------------------------------
+
+/** URLs (or reports) per result. */
+export interface ResultTally {
+  good: number;
+  decent: number;
+  bad: number;
+}
+
+/**
+ * Why history has no answer: the profile's copy was never read in full (`not_synced`: a partial
+ * copy would give wrong numbers; the front end offers "Make available offline"), or there is
+ * no profile.
+ */
+export interface HistoryUnavailable {
+  available: false;
+  reason: 'not_synced' | 'no_profile';
+}
+
+interface HistoryAnswer {
+  available: true;
+  profileId: string;
+  /** The full sync the copy is as of. */
+  lastFullSyncAt: string;
+  /** The zone whose offsets the instants below carry (the input's, else the core's). */
+  timeZone: string;
+}
+
+/** One period: `urls` by their result at `end`, `generated` the reports generated in [start, end). */
+export interface HistoryPeriod {
+  /** ISO 8601 with the zone's offset; start inclusive, end exclusive. */
+  start: string;
+  end: string;
+  urls: ResultTally;
+  generated: ResultTally;
+}
+
+export interface HistoryPeriods extends HistoryAnswer {
+  by: PeriodKind;
+  /** The URLs of this project only (a URL is the project's while its newest report is); null: all. */
+  project: string | null;
+  /** The range asked (since: the oldest report when not given; null when the copy has none). */
+  since: string | null;
+  until: string;
+  /** Oldest first; none when the copy holds no counted report and no `since` was given. */
+  periods: HistoryPeriod[];
+}
+
+/** A report of one URL, as the service sent its values. */
+export interface HistoryTimelineReport {
+  id: string;
+  generatedAt: string;
+  result: ResultValue;
+  /** The service's privacy number (null when it sent none). */
+  privacy: unknown;
+  project: string | null;
+}
+
+/** A report whose result differs from the one before it (same URL). */
+export interface HistoryTransition {
+  id: string;
+  generatedAt: string;
+  from: ResultValue;
+  to: ResultValue;
+}
+
+export interface HistoryTimeline extends HistoryAnswer {
+  url: string;
+  /** Oldest first; empty when the copy holds no report of the URL. */
+  reports: HistoryTimelineReport[];
+  transitions: HistoryTransition[];
+  /** The change log's entries for these reports and for reports of the URL since removed, newest first. */
+  changes: ReportChange[];
+  /** Reports of the URL left out: no readable generated_at, or a result other than good, decent, bad. */
+  skipped: number;
+}
+
+/** A URL whose result differs between two instants; `before` null: it had no report then. */
+export interface HistoryChange {
+  url: string;
+  before: ResultValue | null;
+  after: ResultValue;
+  beforeId: string | null;
+  afterId: string;
+}
+
+export interface HistoryCompare extends HistoryAnswer {
+  project: string | null;
+  from: string;
+  to: string;
+  /** Sorted by URL. */
+  changes: HistoryChange[];
+  counts: { new: number; better: number; worse: number };
+}
+
+/** A URL as it stood at an instant: the report that gave its result. */
+export interface HistoryUrl {
+  url: string;
+  id: string;
+  result: ResultValue;
+  generatedAt: string;
+}
+
+export interface HistoryUrls extends HistoryAnswer {
+  project: string | null;
+  at: string;
+  result: ResultValue | null;
+  /** Every URL per result at that instant (the page below is part of them). */
+  counts: ResultTally;
+  /** In URL order, after the input's `after`. */
+  urls: HistoryUrl[];
+  /** The `after` of the next page; null on the last. */
+  next: string | null;
+}
+
 /** Where a reportdesk:// link leads, after switching to its profile. */
 export interface OpenedLink {
   path: string;
@@ -516,6 +635,71 @@ export const OfflineSetInputSchema = z
   })
   .strict();
 
+// ---- History inputs ------------------------------------------------------------------------
+
+/** At most this many periods in one answer (days over 27 years). */
+export const MAX_HISTORY_PERIODS = 10_000;
+/** At most this many URLs per page of `history:urls`. */
+export const MAX_HISTORY_URLS = 500;
+const instant = z
+  .string()
+  .max(64)
+  .refine(
+    (value) => parseInstant(value) !== null,
+    'Not a date and time with its offset (e.g. 2026-11-23T09:00:00+01:00).',
+  );
+const timeZone = z
+  .string()
+  .max(64)
+  .refine(isTimeZone, 'Not a time zone this computer knows (e.g. Europe/Berlin).');
+const historyProject = z.string().max(MAX_PROJECT_LENGTH).nullable().default(null);
+const before = (earlier: string, later: string) => (parseInstant(earlier) ?? 0) < (parseInstant(later) ?? 0);
+const periodsFields = {
+  by: z.enum(PERIOD_KINDS).optional(),
+  project: historyProject,
+  since: instant.optional(),
+  until: instant.optional(),
+  timeZone: timeZone.optional(),
+};
+const compareFields = { from: instant, to: instant, project: historyProject, timeZone: timeZone.optional() };
+const sinceBeforeUntil = {
+  check: (input: { since?: string; until?: string }) =>
+    input.since === undefined || input.until === undefined || before(input.since, input.until),
+  error: { message: 'The start of the range must be before its end.', path: ['since'] },
+};
+const fromNotAfterTo = {
+  check: (input: { from: string; to: string }) => !before(input.to, input.from),
+  error: { message: 'The first date must not be after the second.', path: ['from'] },
+};
+export const HistoryPeriodsInputSchema = z
+  .object(periodsFields)
+  .strict()
+  .refine(sinceBeforeUntil.check, sinceBeforeUntil.error);
+export const HistoryTimelineInputSchema = z.object({ url: z.string().min(1).max(MAX_URL_LENGTH) }).strict();
+export const HistoryCompareInputSchema = z
+  .object(compareFields)
+  .strict()
+  .refine(fromNotAfterTo.check, fromNotAfterTo.error);
+export const HistoryUrlsInputSchema = z
+  .object({
+    at: instant,
+    project: historyProject,
+    result: z.enum(REPORT_RESULTS).nullable().default(null),
+    /** The previous page's `next`. */
+    after: z.string().max(MAX_URL_LENGTH).default(''),
+    limit: z.number().int().min(1).max(MAX_HISTORY_URLS).default(100),
+    timeZone: timeZone.optional(),
+  })
+  .strict();
+/** The chart's numbers, or a compare's changes, as a file (saved like any export). */
+export const HistoryExportInputSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('periods'), format: EXPORT_FORMAT, ...periodsFields }).strict(),
+    z.object({ kind: z.literal('compare'), format: EXPORT_FORMAT, ...compareFields }).strict(),
+  ])
+  .refine((input) => input.kind !== 'periods' || sinceBeforeUntil.check(input), sinceBeforeUntil.error)
+  .refine((input) => input.kind !== 'compare' || fromNotAfterTo.check(input), fromNotAfterTo.error);
+
 // ---- Channels -----------------------------------------------------------------------------
 
 /** Declares a channel: its input schema and (as a phantom) its output type. */
@@ -584,6 +768,24 @@ export const CHANNELS = {
     z.object({ profileId }).strict(),
   ),
   'offline:set': channel<typeof OfflineSetInputSchema, OfflineState>(OfflineSetInputSchema),
+  /** History (offline copy only): URLs per result at each period's end, reports generated per period. */
+  'history:periods': channel<typeof HistoryPeriodsInputSchema, HistoryPeriods | HistoryUnavailable>(
+    HistoryPeriodsInputSchema,
+  ),
+  /** Every report of one URL, its result changes and the change log's entries for them. */
+  'history:timeline': channel<typeof HistoryTimelineInputSchema, HistoryTimeline | HistoryUnavailable>(
+    HistoryTimelineInputSchema,
+  ),
+  /** The URLs whose result differs between two instants, with the reports before and after. */
+  'history:compare': channel<typeof HistoryCompareInputSchema, HistoryCompare | HistoryUnavailable>(
+    HistoryCompareInputSchema,
+  ),
+  /** The URLs as they stood at an instant, a page at a time, with the report that gave each its result. */
+  'history:urls': channel<typeof HistoryUrlsInputSchema, HistoryUrls | HistoryUnavailable>(
+    HistoryUrlsInputSchema,
+  ),
+  /** The chart's numbers or a compare as CSV or JSON, saved through `export:save` like any export. */
+  'history:export': channel<typeof HistoryExportInputSchema, ExportResult>(HistoryExportInputSchema),
 
   'connectivity:status': channel<typeof none, ConnectivityState>(none),
   /** Probes the service now (the "retry" button) and answers the new state. */

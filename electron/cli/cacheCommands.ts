@@ -4,12 +4,14 @@
  */
 import type { SyncProgress } from '../../shared/contract';
 import { UsageError } from './args';
-import { changesText, parseSince } from './changesFormat';
+import { changesText } from './changesFormat';
 import { text, type CliCommand } from './context';
 import { cacheStatusText, display, syncProgressLine, syncSummaryText, toJson } from './format';
 import type { ConnectionTarget } from './connection';
+import { cliTimeZone, parseTimeArgument } from './timeArgument';
 
-function whose(target: ConnectionTarget): string {
+/** Whose offline copy a command reads, in words. */
+export function whose(target: ConnectionTarget): string {
   return target.kind === 'profile'
     ? `the profile "${display(target.profile.name)}"`
     : `REPORT_DESK_API_KEY at ${display(target.baseUrl)}`;
@@ -59,7 +61,15 @@ export const CACHE_COMMANDS: CliCommand[] = [
     summary: 'List what syncs and refreshes found changed on the service, newest first (kept 30 days).',
     async run({ io, options, json, connect }) {
       const given = text(options, 'since');
-      const since = given === undefined ? undefined : parseSince(given, io.now?.() ?? new Date());
+      const since =
+        given === undefined
+          ? undefined
+          : new Date(
+              parseTimeArgument('since', given, io.now?.() ?? new Date(), cliTimeZone(io.env), [
+                'cache',
+                'changes',
+              ]),
+            ).toISOString();
       const core = await connect();
       const { changes } = await core.handlers['changes:list']({ since });
       io.stdout.write(json ? toJson({ changes }) : changesText(changes, whose(core.target), since));

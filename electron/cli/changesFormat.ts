@@ -1,26 +1,9 @@
 /**
  * `cache changes` for people: one line per change found in the offline copy, newest first, each
- * watched field as "before → after"; and `--since` read as a time or an age (30m, 12h, 7d).
+ * watched field as "before → after" (its `--since` is read by ./timeArgument).
  */
 import type { ReportChange } from '../../shared/contract';
-import { UsageError } from './args';
 import { dateText, display, privacyText, table } from './format';
-
-const AGE_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** --since: an ISO 8601 date or date and time, or an age back from now ("30m", "12h", "7d"). */
-export function parseSince(value: string, now: Date): string {
-  const age = /^(\d{1,6})([mhd])$/.exec(value.trim());
-  if (age) return new Date(now.getTime() - Number(age[1]) * AGE_UNITS_MS[age[2]]).toISOString();
-  const time = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(time)) {
-    throw new UsageError(
-      `--since ${display(value)} is not a time: give a date and time (2026-11-23 or 2026-11-23T09:00:00Z) or an age (30m, 12h, 7d).`,
-      ['cache', 'changes'],
-    );
-  }
-  return new Date(time).toISOString();
-}
 
 function valueText(field: string, value: unknown): string {
   return field === 'privacy' ? privacyText(value) : display(value);

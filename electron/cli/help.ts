@@ -3,6 +3,7 @@ import type { Grammar } from './args';
 import { CACHE_COMMANDS } from './cacheCommands';
 import { PROGRAM, type CliCommand } from './context';
 import { DATA_DIR_ENV } from './dataDir';
+import { HISTORY_COMMANDS } from './historyCommands';
 import { GLOBAL_OPTIONS, OPTIONS } from './options';
 import { PROFILE_COMMANDS } from './profileCommands';
 import { REPORT_COMMANDS } from './reportCommands';
@@ -49,6 +50,21 @@ When the computer fails:
   that no profile names (--restore brings their profiles back, --remove --yes deletes them).
   A command killed part way leaves nothing that holds the next one back.
 
+History (from the offline copy only, so it works with the service down):
+  A URL's result at a time is the result of its newest report generated at or before it (the
+  larger id wins a tie); with --project, a URL is the project's while that report is. Periods
+  are calendar days, ISO weeks (Monday first) or months in the local time zone (TZ where
+  set), start inclusive, end exclusive. TIME is a date (its local midnight), a date and time
+  (local, or with an offset) or an age (30m, 12h, 7d); cache changes --since reads it the same
+  way. Reports without a readable generated_at or with another result are not counted.
+  cache history --json prints {"by", "project", "periods": [{"start", "end", "urls": {"good",
+  "decent", "bad"}, "generated": {...}}]} (urls by their result at the period's end, generated
+  within it); cache timeline URL --json prints {"url", "reports": [{"id", "generated_at",
+  "result", "privacy"}], "transitions": [{"id", "generated_at", "from", "to"}]} (a URL with no
+  report in the copy is exit 4); cache compare --from TIME --to TIME --json prints {"from",
+  "to", "changes": [{"url", "before", "after", "beforeId", "afterId"}]} ("before" null: no
+  report yet). History needs one full cache sync first.
+
 Environment:
   REPORT_DESK_API_KEY        the API key (never given as an argument); see Connection
   REPORT_DESK_BASE_URL       the base URL when --base-url is not given
@@ -57,6 +73,8 @@ Environment:
   ${RETRY_BASE_ENV}  first retry delay in milliseconds (default 300; tests set it low)
   ${SYNC_LEASE_ENV}  how long a cache sync's claim outlives a killed process, in
                              milliseconds (default 20000; tests set it low)
+  TZ                         the local time zone for history and --since (default: the
+                             system's)
   ${KEYCHAIN_SERVICE_ENV}
                              the keychain service of the API keys (default ReportDesk,
                              the desktop app's; tests give each run its own)
@@ -74,7 +92,7 @@ export const GRAMMAR: Grammar<CliCommand> = {
   program: PROGRAM,
   options: OPTIONS,
   globalOptions: GLOBAL_OPTIONS,
-  commands: [...REPORT_COMMANDS, ...PROFILE_COMMANDS, ...CACHE_COMMANDS],
+  commands: [...REPORT_COMMANDS, ...PROFILE_COMMANDS, ...CACHE_COMMANDS, ...HISTORY_COMMANDS],
   epilogue: EPILOGUE,
 };
 

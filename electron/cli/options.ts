@@ -6,6 +6,7 @@ import {
   SORT_BY_VALUES,
   SORT_VALUES,
 } from '../../shared/report';
+import { PERIOD_KINDS } from '../../shared/calendar';
 import { EXPORT_FORMATS } from '../core/export/exporter';
 import type { OptionSpec } from './args';
 import { DATA_DIR_ENV } from './dataDir';
@@ -64,7 +65,15 @@ export const OPTIONS: Record<string, OptionSpec> = {
   quick: option('quick', 'only the newest reports, down to what the offline copy already has'),
   restore: option('restore', 'bring back the profiles the orphaned keys belonged to, where they are known'),
   remove: option('remove', 'delete the orphaned keys from the keychain (confirm with --yes)'),
-  since: option('since', 'only changes found after TIME: a date and time, or an age (30m, 12h, 7d)', 'TIME'),
+  since: option(
+    'since',
+    'from TIME: a date (its local midnight), a date and time (local, or with an offset), or an age (30m, 12h, 7d)',
+    'TIME',
+  ),
+  until: option('until', 'up to TIME (default now), read as --since is', 'TIME'),
+  by: option('by', 'the length of each period (default week)', 'PERIOD', PERIOD_KINDS),
+  from: option('from', 'the first time to compare, read as --since is', 'TIME'),
+  to: option('to', 'the second time to compare, read as --since is', 'TIME'),
 };
 
 /** Options every command accepts. */

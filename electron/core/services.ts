@@ -19,6 +19,7 @@ import { Connections, type ClientSettings, type Connection, type DemoLauncher } 
 import { Connectivity } from './gateway/connectivity';
 import { ExportService, type SaveExport } from './gateway/exportService';
 import { gatewayHandlers } from './gateway/gateway';
+import { HistoryService } from './gateway/historyService';
 import { Links } from './gateway/links';
 import { OfflineService } from './gateway/offlineService';
 import { OnlinePolicy } from './gateway/onlinePolicy';
@@ -273,6 +274,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     changes: new ChangesService(connections, cache, now),
     offline,
     repairs: repairsService,
+    history: new HistoryService(connections, cache, now, exports),
   });
   // Report writes are counted: a restart into an update waits while a bulk change sends them.
   // A full disk or a read-only folder is told as such on every channel (storageErrors.ts).

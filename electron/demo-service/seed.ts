@@ -48,13 +48,14 @@ const SCORE_RANGE: Record<ReportResult, [number, number]> = {
 };
 const ISSUE_RANGE: Record<ReportResult, [number, number]> = { good: [0, 3], decent: [3, 10], bad: [8, 25] };
 
-/**
- * The "analysis" of a URL. It depends on the URL alone, so creating a report for the same
- * address always gives the same result, and tests can predict it.
- */
-export function analyseUrl(url: string): Analysis {
-  const random = mulberry32(fnv1a(url));
-  const result = REPORT_RESULTS[fnv1a(url) % REPORT_RESULTS.length];
+/** The result a new report of `url` gets today; the demo's history leads up to it (resultAt). */
+function currentResult(url: string): ReportResult {
+  return REPORT_RESULTS[fnv1a(url) % REPORT_RESULTS.length];
+}
+
+/** An analysis of `url` that came out as `result`: its score and summary depend on both only. */
+export function analysisWith(url: string, result: ReportResult): Analysis {
+  const random = mulberry32(fnv1a(`${url}#${result}`));
   const [minScore, maxScore] = SCORE_RANGE[result];
   const [minIssues, maxIssues] = ISSUE_RANGE[result];
   const checks = CHECK_NAMES.map((name) => ({
@@ -72,6 +73,43 @@ export function analyseUrl(url: string): Analysis {
     score: randomInt(random, minScore, maxScore),
     summary: { title: `Analysis of ${host}`, issues: randomInt(random, minIssues, maxIssues), checks },
   };
+}
+
+/**
+ * The "analysis" of a URL today. It depends on the URL alone, so creating a report for the
+ * same address always gives the same result, and tests can predict it.
+ */
+export function analyseUrl(url: string): Analysis {
+  return analysisWith(url, currentResult(url));
+}
+
+/** One step along good → decent → bad (+1 worse, -1 better), bouncing back at either end. */
+function step(result: ReportResult, direction: 1 | -1): ReportResult {
+  const index = REPORT_RESULTS.indexOf(result) + direction;
+  return REPORT_RESULTS[index < 0 || index >= REPORT_RESULTS.length ? index - 2 * direction : index];
+}
+
+/**
+ * What an analysis of `url` came out as at `atMs`, for the seeded history: four URLs in ten keep
+ * today's result throughout; three got better and three got worse at a moment of their own
+ * within the `spanMs` before `anchorMs` (one step, the other way where today's result is already
+ * at an end), and today's result holds from then on. `measurement` tells reports apart: one in
+ * eight comes out a step off (a flaky page), so results also move back and forth.
+ */
+export function resultAt(
+  url: string,
+  atMs: number,
+  anchorMs: number,
+  spanMs: number,
+  measurement: string,
+): ReportResult {
+  const today = currentResult(url);
+  const trend = fnv1a(`${url}#trend`);
+  const kind = trend % 10;
+  const turnedAt = anchorMs - (((trend >>> 4) % 1000) / 1000) * spanMs;
+  const result = kind < 4 || atMs >= turnedAt ? today : step(today, kind < 7 ? 1 : -1);
+  const flaky = fnv1a(`${url}#${measurement}`);
+  return flaky % 8 === 0 ? step(result, flaky % 16 < 8 ? 1 : -1) : result;
 }
 
 // Fictional company domains, grouped by the project they would belong to.
@@ -158,10 +196,41 @@ function randomPrivacy(random: Random): PrivacyValue {
   return roll < 0.6 ? 0 : roll < 0.85 ? 1 : 2;
 }
 
+/** A URL of the seeded data and the project it belongs to. */
+export interface SeedUrl {
+  url: string;
+  project: string | null;
+}
+
+function randomSeedUrl(random: Random): SeedUrl {
+  const project = random() < 0.15 ? null : pick(random, DEMO_PROJECTS);
+  return { url: randomUrl(random, project), project };
+}
+
 /**
- * `count` reports with ids from `firstId`, created over the year before `anchor` (ids grow
- * with created_at, as in a real table). Some were re-generated later, so sorting by
- * generated_at differs from sorting by id.
+ * `count` URLs for reports to be drawn from, so that each is analysed again and again. With
+ * `distinct`, each gets a path of its own after the usual ones (a large account's many pages).
+ */
+export function urlPool(seed: number, count: number, options: { distinct?: boolean } = {}): SeedUrl[] {
+  const random = mulberry32(seed);
+  return Array.from({ length: count }, (_, index) => {
+    const drawn = randomSeedUrl(random);
+    if (!options.distinct) return drawn;
+    const at = drawn.url.indexOf('?');
+    const path = `/page-${index + 1}`;
+    return {
+      ...drawn,
+      url: at === -1 ? drawn.url + path : drawn.url.slice(0, at) + path + drawn.url.slice(at),
+    };
+  });
+}
+
+/**
+ * `count` reports with ids from `firstId`, created over the `spanDays` (default 365) before
+ * `anchor` (ids grow with created_at, as in a real table). Some were re-generated later, so
+ * sorting by generated_at differs from sorting by id. Each report's URL is a new random one,
+ * or one of `urls`; its result follows that URL's history (resultAt) over the same span, or
+ * over `history` when reports are made in slices of a longer one.
  */
 export function generateReports(options: {
   seed: number;
@@ -169,28 +238,35 @@ export function generateReports(options: {
   firstId: number;
   anchor: Date;
   passwordHash: string;
+  spanDays?: number;
+  urls?: readonly SeedUrl[];
+  history?: { anchor: Date; spanDays: number };
 }): StoredReport[] {
   const random = mulberry32(options.seed);
   const anchorMs = Math.floor(options.anchor.getTime() / 1000) * 1000;
+  const spanMs = (options.spanDays ?? 365) * DAY_MS;
+  const pool = options.urls;
+  const historyAnchorMs = options.history?.anchor.getTime() ?? anchorMs;
+  const historySpanMs = options.history ? options.history.spanDays * DAY_MS : spanMs;
   const createdTimes: number[] = [];
   for (let i = 0; i < options.count; i++) {
-    createdTimes.push(anchorMs - Math.floor((random() * 365 * DAY_MS) / 1000) * 1000);
+    createdTimes.push(anchorMs - Math.floor((random() * spanMs) / 1000) * 1000);
   }
   createdTimes.sort((a, b) => a - b);
 
   return createdTimes.map((createdMs, index) => {
-    const project = random() < 0.15 ? null : pick(random, DEMO_PROJECTS);
-    const url = randomUrl(random, project);
+    const { url, project } = pool ? pool[Math.floor(random() * pool.length)] : randomSeedUrl(random);
     const regenerated = random() < 0.25;
     const generatedMs = regenerated
       ? Math.min(anchorMs, createdMs + Math.floor((random() * 60 * DAY_MS) / 1000) * 1000)
       : createdMs;
     const privacy = randomPrivacy(random);
     const created = new Date(createdMs).toISOString();
+    const id = options.firstId + index;
     return {
-      id: options.firstId + index,
+      id,
       url,
-      ...analyseUrl(url),
+      ...analysisWith(url, resultAt(url, generatedMs, historyAnchorMs, historySpanMs, String(id))),
       generated_at: new Date(generatedMs).toISOString(),
       privacy,
       project,

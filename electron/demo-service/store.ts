@@ -12,7 +12,7 @@ import { AppFailure, appError } from '../../shared/errors';
 import { writeFileAtomic } from '../core/atomicWrite';
 import { PRIVACY_VALUES, REPORT_RESULTS, type SortBy } from '../../shared/model';
 import { mixSeed } from './random';
-import { analyseUrl, generateReports, type StoredReport } from './seed';
+import { analyseUrl, generateReports, urlPool, type StoredReport } from './seed';
 import type { CreateFields, ListParams, UpdateFields } from './validation';
 
 /** The fields a test may change on the service's side (StoreReport.edit). */
@@ -30,6 +30,8 @@ export interface DemoAccount {
 /** The password of every seeded password-protected report (only its hash is kept). */
 const SEEDED_REPORT_PASSWORD = 'demo-password';
 const FILE_FORMAT = 'report-desk-demo-service';
+/** Seeded reports per URL, on average: each page analysed again and again has a history. */
+const SEEDED_REPORTS_PER_URL = 5;
 /** How many distinct filtered lists each account keeps ready for paging. */
 const FILTER_MEMO_SIZE = 32;
 
@@ -236,9 +238,11 @@ export class ReportStore {
 
   private fillWithGenerated(data: AccountData, count: number): void {
     this.seededPasswordHash ??= hashPassword(SEEDED_REPORT_PASSWORD);
+    const seed = mixSeed(this.options.seed, data.index, count);
     const reports = generateReports({
-      seed: mixSeed(this.options.seed, data.index, count),
+      seed,
       count,
+      urls: urlPool(mixSeed(seed, 1), Math.max(1, Math.ceil(count / SEEDED_REPORTS_PER_URL))),
       firstId: this.nextId,
       anchor: startOfUtcDay(this.options.now()),
       passwordHash: this.seededPasswordHash,

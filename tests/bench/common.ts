@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateReports } from '../../electron/demo-service/seed';
+import { generateReports, urlPool } from '../../electron/demo-service/seed';
 import type { Report } from '../../shared/model';
 
 export interface Measurement {
@@ -113,6 +113,37 @@ export function* realisticReportChunks(count: number, chunkSize = 5_000, seed = 
       firstId: first,
       anchor,
       passwordHash: '',
+    });
+    yield stored.map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id) }));
+  }
+}
+
+/**
+ * History's copy (issue 27): `count` reports of `urls` URLs (each a page of its own) generated
+ * over `years` years up to 2025-06-01, oldest first in chunks as a sync reads them, each URL's
+ * result following its own history (the seed's resultAt: steady, got better, got worse, with
+ * flaky measurements).
+ */
+export function* historyReportChunks(
+  count: number,
+  urls: number,
+  years: number,
+  chunks = 200,
+): Generator<Report[]> {
+  const end = new Date('2025-06-01T00:00:00.000Z');
+  const spanDays = years * 365;
+  const pool = urlPool(2027, urls, { distinct: true });
+  const size = Math.ceil(count / chunks);
+  for (let k = 0; k < chunks; k++) {
+    const stored = generateReports({
+      seed: 27_000 + k,
+      count: Math.min(size, count - k * size),
+      firstId: 1 + k * size,
+      anchor: new Date(end.getTime() - (((chunks - 1 - k) * spanDays) / chunks) * 86_400_000),
+      passwordHash: '',
+      spanDays: spanDays / chunks,
+      urls: pool,
+      history: { anchor: end, spanDays },
     });
     yield stored.map(({ password_hash: _hash, id, ...rest }) => ({ ...rest, id: String(id) }));
   }

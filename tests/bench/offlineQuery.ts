@@ -31,15 +31,16 @@ export const OFFLINE_REPORT_COUNT = 100_000;
 const QUERY_COUNT = 192;
 const SCOPE = 'bench';
 
-/** Fills `file` with the realistic reports; answers the records kept in memory as well, if asked. */
+/** Fills `file` with the realistic reports (or the chunks given); answers the records kept in memory as well, if asked. */
 export function fillCache(
   cache: ReportCache,
   scope: string,
   keep: Report[] | null,
   count = OFFLINE_REPORT_COUNT,
+  chunks: Iterable<Report[]> = realisticReportChunks(count),
 ): void {
   const fetchedAt = new Date('2025-06-01T12:00:00.000Z').toISOString();
-  for (const chunk of realisticReportChunks(count)) {
+  for (const chunk of chunks) {
     cache.putReports(scope, chunk, fetchedAt);
     if (keep) keep.push(...chunk);
   }

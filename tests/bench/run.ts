@@ -8,6 +8,7 @@
 import { runExport } from './export';
 import { runFullSync } from './fullSync';
 import { runGatewayOverhead } from './gatewayOverhead';
+import { runHistory } from './history';
 import { runMemory } from './memory';
 import { runMillion } from './million';
 import { runOfflineQuery } from './offlineQuery';
@@ -23,6 +24,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   renderer: runRenderer,
   memory: runMemory,
   million: runMillion,
+  history: runHistory,
 };
 
 async function main(names: string[]): Promise<number> {

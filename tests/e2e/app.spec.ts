@@ -74,6 +74,8 @@ test('list: result, search, project, sort, page size and paging, all kept after 
   await page.getByLabel('Result').selectOption('');
 
   const firstUrl = (await urlCells().first().textContent())!;
+  // The whole row: a URL is analysed again and again, so the seed repeats URLs (not ids).
+  const firstRow = await rows().first().textContent();
   const host = new URL(firstUrl).host;
   await page.getByLabel('Search URL').fill(host);
   await expect(page.getByLabel('Search URL')).toHaveValue(host);
@@ -103,7 +105,7 @@ test('list: result, search, project, sort, page size and paging, all kept after 
   await expect(async () => {
     const urls = await urlCells().allTextContents();
     expect(urls).toEqual([...urls].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-    expect(urls[0]).not.toBe(firstUrl);
+    expect(await rows().first().textContent()).not.toBe(firstRow);
   }).toPass();
 
   await page.getByLabel('Per page').selectOption('25');

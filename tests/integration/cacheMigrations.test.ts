@@ -14,7 +14,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { idSortKey, projectOf, recordJson, textOrNull } from '../../electron/core/cache/records';
 import { LAST_FULL_SYNC_META, MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
 import { normalizeListQuery, type ListQuery, type Report } from '../../shared/report';
+import { DEMO_PROJECTS } from '../../electron/demo-service/seed';
 import { serviceReports } from '../helpers/countedData';
+import { HistoryOracle } from '../helpers/historyOracle';
 
 const FETCHED_AT = '2025-06-01T12:00:00.000Z';
 const SCOPE = 'profile-a';
@@ -113,6 +115,39 @@ function fileAtVersion(file: string, version: number): void {
 let dir: string;
 let fresh: ReportCache;
 
+/** The upgraded file's history equals the fresh cache's and the plain count over `reports`. */
+function expectSameHistory(cache: ReportCache, scope: string, reports: Report[]): void {
+  const oracle = new HistoryOracle(reports);
+  // Weekly edges at 05:30 UTC: each reached through the hours after a midnight (the upgrade's hour sums).
+  const edges = Array.from(
+    { length: 60 },
+    (_, week) => Date.parse('2024-05-01T05:30:00Z') + week * 7 * 86_400_000,
+  );
+  for (const project of [null, ...DEMO_PROJECTS.slice(0, 2), '']) {
+    const whose = { scope, project };
+    const answers = (from: ReportCache) => ({
+      oldest: from.history.oldest(whose),
+      periods: from.history.periods(whose, edges),
+      compare: from.history.compare(whose, edges[0], edges[59]),
+    });
+    expect(answers(cache)).toEqual(answers(fresh));
+    const periods = cache.history.periods(whose, edges);
+    edges.slice(1).forEach((end, i) => {
+      const urls = oracle.urlsAt(end, project);
+      const generated = oracle.generated(edges[i], end, project);
+      expect(periods[i]).toEqual({
+        urls: [urls.good, urls.decent, urls.bad],
+        generated: [generated.good, generated.decent, generated.bad],
+      });
+    });
+    expect(cache.history.compare(whose, edges[0], edges[40])).toEqual(
+      oracle.compare(edges[0], edges[40], project),
+    );
+  }
+  const url = reports[7].url;
+  expect(cache.history.timeline(scope, url)).toEqual(fresh.history.timeline(scope, url));
+}
+
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'report-desk-migrations-'));
   fresh = ReportCache.open(join(dir, 'fresh.sqlite'));
@@ -177,6 +212,9 @@ describe('upgrading the cache file from every older schema version', () => {
         if (version >= SYNC_LEASES_SINCE)
           expect(cache.leases.held(SCOPE)).toEqual({ owner: 'owner-1', expiresAt: 42 });
 
+        // History (v6) is filled from the rows the file had, as a fresh cache's triggers keep it.
+        for (const [scope, reports] of Object.entries(REPORTS)) expectSameHistory(cache, scope, reports);
+
         // Rows written after the upgrade are searched and counted with the old ones.
         cache.putReport(
           SCOPE,
@@ -184,6 +222,21 @@ describe('upgrading the cache file from every older schema version', () => {
           FETCHED_AT,
         );
         expect(cache.query(SCOPE, normalizeListQuery({ search: 'ünï' })).page.total).toBe(2);
+        fresh.putReport(
+          SCOPE,
+          { id: '999999', url: 'https://after.example/ünïque', result: 'good' },
+          FETCHED_AT,
+        );
+        // …and history keeps counting from what the upgrade filled in: a report that moves a URL.
+        const moved = {
+          ...REPORTS[SCOPE][5],
+          id: '999998',
+          result: 'bad' as const,
+          generated_at: '2025-06-01T00:00:00Z',
+        };
+        cache.putReport(SCOPE, moved, FETCHED_AT);
+        fresh.putReport(SCOPE, moved, FETCHED_AT);
+        expectSameHistory(cache, SCOPE, [...REPORTS[SCOPE], moved]);
         expect(cache.integrityCheck()).toBe('ok');
       } finally {
         cache.close();

@@ -11,6 +11,7 @@ import { ReportCache } from '../../electron/core/cache/reportCache';
 import { createLogger } from '../../electron/core/log';
 import { normalizeListQuery } from '../../shared/report';
 import { generateReports } from '../fixtures/generatedReports';
+import { cacheDatabase } from '../helpers/cacheDatabase';
 
 const T1 = '2024-05-01T10:00:00.000Z';
 let dir: string;
@@ -68,9 +69,7 @@ describe('ReportCache.putReportsSoon', () => {
       cache.putReportsSoon('p', reports.slice(2), T1);
       // The other connection's write transaction stays open while the pending pages are written.
       other.transaction(() => {
-        (cache as unknown as { connection: { db: { pragma(text: string): void } } }).connection.db.pragma(
-          'busy_timeout = 0',
-        );
+        cacheDatabase(cache).pragma('busy_timeout = 0');
         (cache as unknown as { flushPendingWrites(): void }).flushPendingWrites();
       });
     } finally {

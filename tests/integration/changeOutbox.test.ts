@@ -27,6 +27,7 @@ import { failureOf } from '../helpers/failures';
 import { generateReports } from '../fixtures/generatedReports';
 import { overwriteMiddle } from '../helpers/damage';
 import { onTmpfs } from '../helpers/tmpfs';
+import { cacheDatabase } from '../helpers/cacheDatabase';
 
 let dir: string;
 let file: string;
@@ -50,9 +51,7 @@ function open(options: Parameters<typeof ReportCache.open>[1] = {}): ReportCache
 }
 
 const outboxRows = (cache: ReportCache) =>
-  (cache as unknown as { connection: { db: Database.Database } }).connection.db
-    .prepare('SELECT count(*) AS n FROM change_outbox')
-    .get() as { n: number };
+  cacheDatabase(cache).prepare('SELECT count(*) AS n FROM change_outbox').get() as { n: number };
 
 /** A cache whose scope 'p' had its first full sync: its changes are logged from now on. */
 function baselined(): ReportCache {
@@ -164,7 +163,7 @@ describe('the outbox', () => {
 
   it('entries waiting when a copy is cleared reach the log (cache clear keeps it); forgetting a scope or everything clears them', () => {
     const cache = baselined();
-    const db = (cache as unknown as { connection: { db: Database.Database } }).connection.db;
+    const db = cacheDatabase(cache);
     // As kills right after the rows' commits leave them: entries for three scopes wait.
     const wait = (scope: string) =>
       db

@@ -21,7 +21,13 @@ let clock = new Date('2026-11-23T09:00:00.000Z');
 const cli = (args: string[], stdin?: string) =>
   runCliCaptured(args, {
     stdin,
-    env: { REPORT_DESK_DATA_DIR: dataDir, REPORT_DESK_RETRY_BASE_MS: '1', REPORT_DESK_API_KEY: undefined },
+    // A date given to --since is its local midnight: UTC here, whatever the machine's zone.
+    env: {
+      REPORT_DESK_DATA_DIR: dataDir,
+      REPORT_DESK_RETRY_BASE_MS: '1',
+      REPORT_DESK_API_KEY: undefined,
+      TZ: 'UTC',
+    },
     fetch,
     keyStore: keychain.store,
     now: () => clock,
@@ -152,7 +158,7 @@ describe('cache changes', () => {
     const bad = await cli(['cache', 'changes', '--since', 'yesterday']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /^--since yesterday is not a time: give a date and time \(2026-11-23 or 2026-11-23T09:00:00Z\) or an age \(30m, 12h, 7d\)\. Run "report-desk help cache changes" for usage\.\n$/,
+      /^--since "yesterday" is not a time: give a date \(2026-11-23, its local midnight\), a date and time \(2026-11-23T09:00, local, or with an offset such as 2026-11-23T09:00:00\+01:00 or Z\) or an age \(30m, 12h, 7d\)\. Run "report-desk help cache changes" for usage\.\n$/,
     );
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppFailure } from '../../shared/errors';
+import { analyseUrl } from '../../electron/demo-service/seed';
 import { DEMO_API_KEY, startDemoService, type DemoService } from '../../electron/demo-service/server';
 
 interface ReportJson {
@@ -520,6 +521,31 @@ describe('demo Report Service', () => {
       expect(Math.max(...times)).toBeLessThanOrEqual(FIXED_NOW.getTime());
       expect(Math.min(...times)).toBeGreaterThanOrEqual(FIXED_NOW.getTime() - yearMs);
       expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(yearMs / 2);
+    });
+
+    it('seeds pages analysed again and again over months: some got better, some turned bad, some stayed', async () => {
+      const service = await start({ now: () => FIXED_NOW });
+      const all = await listAll(service, { sort_by: 'generated_at', sort: 'asc' });
+      const byUrl = new Map<string, ReportJson[]>();
+      for (const report of all) byUrl.set(report.url, [...(byUrl.get(report.url) ?? []), report]);
+      const histories = [...byUrl.values()].filter((reports) => reports.length >= 3);
+      // 300 reports of about 60 pages, most of them with several reports months apart.
+      expect(byUrl.size).toBeLessThanOrEqual(60);
+      expect(histories.length).toBeGreaterThan(40);
+      const monthMs = 30 * 24 * 3600 * 1000;
+      const spans = histories.map((r) => Date.parse(r.at(-1)!.generated_at) - Date.parse(r[0].generated_at));
+      expect(spans.filter((span) => span > 3 * monthMs).length).toBeGreaterThan(30);
+      const rank = (result: string) => ['good', 'decent', 'bad'].indexOf(result);
+      const drift = histories.map((r) => rank(r.at(-1)!.result) - rank(r[0].result));
+      expect(drift.filter((d) => d < 0).length).toBeGreaterThan(5);
+      expect(drift.filter((d) => d > 0).length).toBeGreaterThan(5);
+      expect(drift.filter((d) => d === 0).length).toBeGreaterThan(5);
+      // A new report of a page gets the page's result of today, where its history leads.
+      const created = await call(service, '/api/v1/reports', {
+        method: 'POST',
+        form: { url: histories[0][0].url },
+      });
+      expect((created.json as { data: ReportJson }).data.result).toBe(analyseUrl(histories[0][0].url).result);
     });
 
     it('seeds 10,000 reports on demand and pages through all of them', async () => {

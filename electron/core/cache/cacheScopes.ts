@@ -8,6 +8,7 @@ import { crashPoint } from '../crashPoints';
 import type { LocalStore } from '../local/localStore';
 import type { CacheConnection } from './cacheConnection';
 import { CACHE_ID_META } from './changeOutbox';
+import type { HistoryReads } from './history';
 
 /** The tables of one scope's offline copy. */
 const COPY_TABLES = ['reports', 'report_counts', 'accounts', 'meta'];
@@ -17,6 +18,7 @@ export interface ScopeContext {
   transaction: <T>(fn: () => T) => T;
   connection: CacheConnection;
   local: LocalStore;
+  history: HistoryReads;
 }
 
 /**
@@ -25,9 +27,11 @@ export interface ScopeContext {
  * the next full sync fills the copy without logging it as news.
  */
 export function clearCopy(context: ScopeContext, scope: string): void {
-  const { connection, statement, transaction } = context;
+  const { connection, statement, transaction, history } = context;
   connection.againAfterReset(() =>
     transaction(() => {
+      // History first: it goes at once, not one report at a time through the triggers.
+      history.clearScope(scope);
       for (const table of COPY_TABLES) statement(`DELETE FROM ${table} WHERE scope = ?`).run(scope);
       crashPoint('cache.clearing');
     }),
@@ -50,9 +54,10 @@ export function scopesOf(context: ScopeContext): string[] {
 
 /** Deletes every scope's copy, change log and seen marks; the file keeps its id. */
 export function clearAll(context: ScopeContext): void {
-  const { connection, statement, transaction, local } = context;
+  const { connection, statement, transaction, local, history } = context;
   connection.againAfterReset(() =>
     transaction(() => {
+      history.clearAll();
       for (const table of ['reports', 'report_counts', 'accounts']) statement(`DELETE FROM ${table}`).run();
       // The change log names what came from this file by its id.
       statement("DELETE FROM meta WHERE NOT (scope = '' AND key = ?)").run(CACHE_ID_META);

@@ -115,6 +115,24 @@ export class ChangeLog {
     return rows.map(fromRow);
   }
 
+  /**
+   * The entries of the reports `ids`, and of every report an entry shows with `url` (one of the
+   * URL's since removed, or moved to another URL), newest first: what happened to one URL's
+   * reports (issue 27's history).
+   */
+  forReports(scope: string, ids: readonly string[], url: string): LoggedChange[] {
+    const rows = this.statement(
+      `SELECT seq, id, kind, at, fields, seen FROM change_log
+       WHERE scope = @scope AND id IN (
+         SELECT value FROM json_each(@ids)
+         UNION
+         SELECT id FROM change_log WHERE scope = @scope AND instr(fields, @quoted) > 0
+           AND @url IN (json_extract(fields, '$.url.before'), json_extract(fields, '$.url.after')))
+       ORDER BY seq DESC`,
+    ).all({ scope, ids: JSON.stringify(ids), url, quoted: JSON.stringify(url) }) as ChangeRow[];
+    return rows.map(fromRow);
+  }
+
   /** Of `ids`, those with an unseen "added" entry: the rows the list marks as new. */
   newAmong(scope: string, ids: readonly string[]): string[] {
     if (ids.length === 0) return [];

@@ -29,6 +29,7 @@ import { CacheConnection } from './cacheConnection';
 import { clearAll, clearCopy, scopesOf, type ScopeContext } from './cacheScopes';
 import { PendingWrites, type PendingPage } from './pendingWrites';
 import type { ChangeLog } from './changeLog';
+import { HistoryReads } from './history';
 import { ListQuery, type CacheQueryResult } from './listQuery';
 import { parseRecord, stripSecrets, type ReportRow } from './records';
 import { LAST_FULL_SYNC_META, ReportWrites, type PutOptions, type WriteCounts } from './reportWrites';
@@ -76,6 +77,8 @@ export class ReportCache {
   /** local.sqlite: the change log, seen marks and repair notices. */
   readonly local: LocalStore;
   private readonly ownsLocal: boolean;
+  /** History: URLs per result over time, one URL's reports (history.ts; kept by triggers). */
+  readonly history: HistoryReads;
   private readonly writes: ReportWrites;
   /** What clearing scopes needs (cacheScopes.ts). */
   private readonly scoped: ScopeContext;
@@ -102,6 +105,7 @@ export class ReportCache {
     });
     this.list = new ListQuery(this.connection.db, statement);
     this.leases = new SyncLeases(statement, (fn) => this.transaction(fn));
+    this.history = new HistoryReads(statement);
     this.writes = new ReportWrites({
       statement,
       transaction: (fn) => this.transaction(fn),
@@ -113,6 +117,7 @@ export class ReportCache {
       transaction: (fn) => this.transaction(fn),
       connection: this.connection,
       local,
+      history: this.history,
     };
   }
 
@@ -225,6 +230,11 @@ export class ReportCache {
   transaction<T>(fn: () => T): T {
     this.flushPendingWrites();
     return this.connection.transaction(fn);
+  }
+
+  /** A read of history (history.ts) at the outermost level: on a damaged file, once more on the new one. */
+  readHistory<T>(work: (history: HistoryReads) => T): T {
+    return this.connection.read(() => work(this.history));
   }
 
   // ---- Reports --------------------------------------------------------------------------

@@ -184,21 +184,33 @@ function quoteField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** RFC 4180 CSV (CRLF line ends, a header row); the caller writes it as UTF-8. */
-export function reportsToCsv(reports: readonly Report[]): string {
-  const columns = exportColumns(reports);
+/**
+ * RFC 4180 CSV (CRLF line ends, a header row) of rows of values: numbers as they are, null as an
+ * empty cell, text with formulas neutralised, dates (columns named like them) as ISO 8601 UTC.
+ * The caller writes it as UTF-8.
+ */
+export function csvTable(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
   const lines = [columns.map((c) => quoteField(neutraliseFormula(c))).join(',')];
-  for (const report of reports) {
+  for (const row of rows) {
     lines.push(
       columns
-        .map((column) => {
-          const { text, fromNumber } = cellText(column, report[column]);
+        .map((column, i) => {
+          const { text, fromNumber } = cellText(column, row[i]);
           return quoteField(fromNumber ? text : neutraliseFormula(text));
         })
         .join(','),
     );
   }
   return lines.join('\r\n') + '\r\n';
+}
+
+/** The reports as CSV: every field they carry, the spec's first (see csvTable). */
+export function reportsToCsv(reports: readonly Report[]): string {
+  const columns = exportColumns(reports);
+  return csvTable(
+    columns,
+    reports.map((report) => columns.map((column) => report[column])),
+  );
 }
 
 // ---- JSON -----------------------------------------------------------------------------------
@@ -234,7 +246,7 @@ export function formatReports(format: ExportFormat, reports: readonly Report[], 
 }
 
 /** "reports-2026-11-23T1205.csv": sortable, no characters any file system refuses. */
-export function exportFileName(format: ExportFormat, at: Date): string {
+export function exportFileName(format: ExportFormat, at: Date, what = 'reports'): string {
   const stamp = at.toISOString().slice(0, 16).replace(/:/g, '');
-  return `reports-${stamp}.${format}`;
+  return `${what}-${stamp}.${format}`;
 }

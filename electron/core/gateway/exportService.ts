@@ -8,6 +8,7 @@ import type {
   ExportResult,
   ExportSaveResult,
   ReportPageResult,
+  Sourced,
 } from '../../../shared/contract';
 import { AppFailure, appError } from '../../../shared/errors';
 import type { ListQuery } from '../../../shared/model';
@@ -67,19 +68,31 @@ export class ExportService {
         fetchedAt,
         total: collected.total,
       });
-      return {
-        format: input.format,
-        content,
-        fileName: exportFileName(input.format, now),
-        count: collected.reports.length,
+      return this.ready({ format: input.format, content, count: collected.reports.length }, now, {
         pages: collected.pages,
-        source,
-        fetchedAt,
-        saveBy: this.saveExport ? 'dialog' : 'download',
-      };
+        ...collected.origin,
+      });
     } finally {
       this.exporting = null;
     }
+  }
+
+  /**
+   * A file made elsewhere (history's, issue 27) as an export: its name, and how the front end
+   * saves it (through `export:save`, or a download).
+   */
+  ready(
+    file: Pick<ExportResult, 'format' | 'content' | 'count'>,
+    at: Date,
+    origin: Sourced & { pages: number },
+    what?: string,
+  ): ExportResult {
+    return {
+      ...file,
+      ...origin,
+      fileName: exportFileName(file.format, at, what),
+      saveBy: this.saveExport ? 'dialog' : 'download',
+    };
   }
 
   /**

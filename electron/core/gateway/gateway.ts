@@ -10,6 +10,7 @@ import type { ChangesService } from './changesService';
 import type { Connectivity } from './connectivity';
 import type { ExportService } from './exportService';
 import { firstScreen } from './firstScreen';
+import type { HistoryService } from './historyService';
 import type { Links } from './links';
 import type { OfflineService } from './offlineService';
 import type { ProfilesService } from './profilesService';
@@ -31,6 +32,7 @@ export interface GatewayServices {
   changes: ChangesService;
   offline: OfflineService;
   repairs: RepairsService;
+  history: HistoryService;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
@@ -47,6 +49,7 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     changes,
     offline,
     repairs,
+    history,
   } = services;
   return {
     'profiles:list': () => profiles.state(),
@@ -83,6 +86,11 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     'changes:markSeen': async (input) => changes.markSeen(input),
     'offline:get': async ({ profileId }) => offline.state(profileId),
     'offline:set': async (input) => offline.set(input),
+    'history:periods': async (input) => history.periods(input),
+    'history:timeline': async (input) => history.timeline(input),
+    'history:compare': async (input) => history.compare(input),
+    'history:urls': async (input) => history.urls(input),
+    'history:export': async (input) => history.export(input),
 
     'connectivity:status': async () => connectivity.current,
     'connectivity:check': () => connectivity.check(),

@@ -9,7 +9,7 @@ import { V2_SYNC_LEASES } from './v2SyncLeases';
 import { V3_LIST_PLANNER } from './v3ListPlanner';
 import { V4_OFFLINE_CHANGES } from './v4OfflineChanges';
 import { V5_LIST_COUNTS } from './v5ListCounts';
-import { V6_RESERVED } from './v6Reserved';
+import { V6_HISTORY } from './v6History';
 import { V7_CHANGE_OUTBOX } from './v7ChangeOutbox';
 
 export const MIGRATIONS: readonly string[] = [
@@ -18,7 +18,7 @@ export const MIGRATIONS: readonly string[] = [
   V3_LIST_PLANNER,
   V4_OFFLINE_CHANGES,
   V5_LIST_COUNTS,
-  V6_RESERVED,
+  V6_HISTORY,
   V7_CHANGE_OUTBOX,
 ];
 
