@@ -45,6 +45,9 @@ export const CHANNEL_NAMES = [
   'updates:cancelRestart',
   // Issue 22: what the first screen needs, in one round trip.
   'app:firstScreen',
+  // Issue 28: the language, app-wide.
+  'settings:language',
+  'settings:setLanguage',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 
@@ -58,6 +61,7 @@ export const EVENT_NAMES = [
   'updates:changed',
   'offline:changed',
   'offline:refreshed',
+  'language:changed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

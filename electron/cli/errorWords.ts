@@ -27,7 +27,7 @@ export function cliErrorMessage(error: AppError, context: CliErrorContext = {}):
     return `No API key is stored for the profile "${keyOf}". Remove it (${PROGRAM} profiles remove "${keyOf}" --yes) and add it again with its key.`;
   }
   if (error.reason === 'nothing_cached' && error.details?.cause !== undefined) {
-    return `${error.details.cause} Nothing for this is in the offline cache yet; once the service can be reached, run "${PROGRAM} cache sync" to keep every report available offline.`;
+    return `${error.details.cause.message} Nothing for this is in the offline cache yet; once the service can be reached, run "${PROGRAM} cache sync" to keep every report available offline.`;
   }
   return error.message;
 }

@@ -17,6 +17,7 @@ import { Connections, type ClientSettings, type Connection, type DemoLauncher } 
 import { Connectivity } from './gateway/connectivity';
 import { ExportService, type SaveExport } from './gateway/exportService';
 import { gatewayHandlers } from './gateway/gateway';
+import { LanguageService, type LanguageOptions } from './gateway/languageService';
 import { Links } from './gateway/links';
 import { OfflineService } from './gateway/offlineService';
 import { OnlinePolicy } from './gateway/onlinePolicy';
@@ -69,6 +70,8 @@ export interface CoreServicesOptions {
    * Without it nothing runs by itself (the CLI).
    */
   keepOffline?: { power: PowerSource } & Pick<SchedulerOptions, 'clock' | 'startDelayMs'>;
+  /** The system's languages (the app) and this run's `--lang`, for the language the window shows. */
+  language?: LanguageOptions;
 }
 
 export interface CoreServices {
@@ -86,6 +89,8 @@ export interface CoreServices {
   updates: UpdatesService;
   /** Every page of a list query, walked as the export walks them (the CLI's `reports list --all`). */
   listAll: ExportService['collect'];
+  /** The app's language setting (the main process words its menu and dialogs by it). */
+  language: LanguageService;
   close(): Promise<void>;
 }
 
@@ -175,6 +180,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     now,
     options.saveExport,
   );
+  const language = new LanguageService(options.dataDir, events, options.language, logger);
   const changes = new ChangeTracker();
   const updates =
     options.updates?.({
@@ -200,6 +206,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     connections,
     changes: new ChangesService(connections, cache, now),
     offline,
+    language,
   });
   // Report writes are counted: a restart into an update waits while a bulk change sends them.
   const handlers = trackChanges(gateway, changes);
@@ -240,11 +247,13 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     dataDirAccess,
     updates,
     listAll: (query, walk) => exports.collect(query, walk),
+    language,
     async close() {
       if (closed) return;
       closed = true;
       scheduler?.stop();
       updates.close();
+      language.close();
       profileService.close();
       offline.close();
       sync.cancel();

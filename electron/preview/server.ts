@@ -29,7 +29,7 @@ import {
   securityHeaders,
 } from '../core/desktop/appProtocol';
 import type { ContractHandlers, EventName, EventPayloads } from '../../shared/contract';
-import { appError, fail, type Result } from '../../shared/errors';
+import { englishOnlyError, fail, type Result } from '../../shared/errors';
 import type { EventHub } from '../core/events';
 import { dispatch } from '../core/ipc/dispatch';
 import { registerSecret, silentLogger, type Logger } from '../core/log';
@@ -334,8 +334,9 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | nul
   });
 }
 
+/** The bridge's own protocol, which only a broken page breaks: said in English (the app says its kind's sentence). */
 function invalid(message: string): Result<never> {
-  return fail(appError('invalid_input', message));
+  return fail(englishOnlyError('invalid_input', message));
 }
 
 /** The app:// protocol's security headers; nothing is kept in the browser's cache unless a response says so. */

@@ -80,7 +80,7 @@ describe('ProfileStore', () => {
       () => store.remove('nope'),
       () => store.setActive('nope'),
     ]) {
-      expect(failureOf(run)).toEqual({ kind: 'not_found', message: 'That profile no longer exists.' });
+      expect(failureOf(run)).toMatchObject({ kind: 'not_found', message: 'That profile no longer exists.' });
     }
   });
 

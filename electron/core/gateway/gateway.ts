@@ -10,6 +10,7 @@ import type { ChangesService } from './changesService';
 import type { Connectivity } from './connectivity';
 import type { ExportService } from './exportService';
 import { firstScreen } from './firstScreen';
+import type { LanguageService } from './languageService';
 import type { Links } from './links';
 import type { OfflineService } from './offlineService';
 import type { ProfilesService } from './profilesService';
@@ -29,6 +30,7 @@ export interface GatewayServices {
   connections: Connections;
   changes: ChangesService;
   offline: OfflineService;
+  language: LanguageService;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
@@ -44,6 +46,7 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     connections,
     changes,
     offline,
+    language,
   } = services;
   return {
     'profiles:list': () => profiles.state(),
@@ -92,6 +95,9 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     'updates:setPreferences': async (changes) => updates.setPreferences(changes),
     'updates:restart': async (options) => updates.restart(options),
     'updates:cancelRestart': async () => updates.cancelRestart(),
-    'app:firstScreen': (input) => firstScreen(input, { profiles, reports, connectivity, connections }),
+    'app:firstScreen': (input) =>
+      firstScreen(input, { profiles, reports, connectivity, connections, language }),
+    'settings:language': async () => language.state(),
+    'settings:setLanguage': async ({ choice }) => language.choose(choice),
   };
 }

@@ -25,11 +25,11 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { AppFailure, appError, invalidField } from '../../../shared/errors';
+import { unusableProfilesWords } from '../../../shared/errorCodes';
+import { AppFailure, appError, invalidField, type AppError } from '../../../shared/errors';
 import { writeFileAtomic } from '../atomicWrite';
 import { errorCode } from '../errorCode';
 import { silentLogger, type Logger } from '../log';
-import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 import {
   ProfilesFileSchema,
   type OfflineProfileOptions,
@@ -41,8 +41,6 @@ import { ProfilesLock } from './profilesLock';
 export { PROFILE_LOCK_WAIT_MS, profilesLockFile } from './profilesLock';
 
 export type { StoredProfile } from './profileRecord';
-
-const NOT_FOUND = 'That profile no longer exists.';
 
 /** Identifies one version of the file: a rename always brings a new inode. */
 function signatureOf(stats: Stats): string {
@@ -57,7 +55,7 @@ export class ProfileStore {
   /** The version of the file `state` was read from (or written as); null: no file seen. */
   private seen: string | null = null;
   /** Set when the file could be neither read nor moved aside: writing would destroy it. */
-  private unreadableFileProblem: string | null = null;
+  private unreadableFileProblem: AppError | null = null;
   private watcher: FSWatcher | null = null;
   private readonly listeners = new Set<() => void>();
 
@@ -83,7 +81,7 @@ export class ProfileStore {
   /** Like get, for an id the user acted on: a profile removed meanwhile is a `not_found`. */
   requireProfile(id: string): StoredProfile {
     const found = this.get(id);
-    if (!found) throw new AppFailure(appError('not_found', NOT_FOUND));
+    if (!found) throw new AppFailure(appError('profile.not_found'));
     return found;
   }
 
@@ -124,7 +122,7 @@ export class ProfileStore {
         createdAt: new Date().toISOString(),
       };
       if (state.profiles.some((existing) => existing.id === profile.id)) {
-        throw new AppFailure(appError('internal', 'A profile with that id already exists.'));
+        throw new AppFailure(appError('profile.id_taken'));
       }
       const next = {
         ...state,
@@ -243,14 +241,13 @@ export class ProfileStore {
 
   private checkName(state: ProfilesFile, name: string, ownId: string | null): void {
     if (name === '') {
-      throw invalidField('name', PROFILE_NAME_REQUIRED);
+      throw invalidField('name', 'field.profile_name_required');
     }
     const clash = state.profiles.find(
       (profile) => profile.id !== ownId && nameKey(profile.name) === nameKey(name),
     );
     if (clash) {
-      const message = `A profile named "${clash.name}" already exists. Choose another name.`;
-      throw invalidField('name', message);
+      throw invalidField('name', 'profile.name_taken', { name: clash.name });
     }
   }
 
@@ -261,7 +258,7 @@ export class ProfileStore {
   private change<T>(edit: (state: ProfilesFile) => { next: ProfilesFile | null; result: T }): T {
     return this.lock.run(() => {
       this.refresh();
-      if (this.unreadableFileProblem) throw new AppFailure(appError('internal', this.unreadableFileProblem));
+      if (this.unreadableFileProblem) throw new AppFailure(this.unreadableFileProblem);
       const { next, result } = edit(this.state);
       if (next) this.save(next);
       return result;
@@ -315,18 +312,18 @@ export class ProfileStore {
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      this.setAside(`it could not be read (${errorCode(error)})`);
+      this.setAside({ reason: 'unreadable', readCode: errorCode(error) });
       return;
     }
     let parsed: ReturnType<typeof ProfilesFileSchema.safeParse>;
     try {
       parsed = ProfilesFileSchema.safeParse(JSON.parse(text));
     } catch {
-      this.setAside('it is not valid JSON');
+      this.setAside({ reason: 'not_json' });
       return;
     }
     if (!parsed.success) {
-      this.setAside('its content is not a profile list ReportDesk understands');
+      this.setAside({ reason: 'not_profiles' });
       return;
     }
     const ids = new Set(parsed.data.profiles.map((profile) => profile.id));
@@ -338,19 +335,24 @@ export class ProfileStore {
   }
 
   /** Keeps an unusable file as profiles.json.corrupt-<time> and starts with no profiles. */
-  private setAside(reason: string): void {
+  private setAside(why: { reason: 'unreadable' | 'not_json' | 'not_profiles'; readCode?: string }): void {
     const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
     try {
       renameSync(this.file, aside);
       this.state = { version: 1, activeId: null, profiles: [] };
       this.seen = null;
       this.logger.warn(
-        `The profiles file could not be used because ${reason}; it was kept aside and ReportDesk starts with no profiles.`,
+        `The profiles file could not be used because ${unusableProfilesWords(why.reason, why.readCode ?? '')}; it was kept aside and ReportDesk starts with no profiles.`,
         { aside },
       );
     } catch (error) {
-      this.unreadableFileProblem = `The profiles file ${this.file} could not be used because ${reason}, and it could not be moved aside (${errorCode(error)}). Check the permissions of that folder, then restart ReportDesk.`;
-      this.logger.error(this.unreadableFileProblem);
+      this.unreadableFileProblem = appError('profile.file_unusable', {
+        file: this.file,
+        reason: why.reason,
+        readCode: why.readCode ?? '',
+        asideCode: errorCode(error),
+      });
+      this.logger.error(this.unreadableFileProblem.message);
     }
   }
 
@@ -361,12 +363,7 @@ export class ProfileStore {
       signature = signatureOf(writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n'));
     } catch (error) {
       this.logger.error('Saving the profiles failed.', { code: (error as NodeJS.ErrnoException).code });
-      throw new AppFailure(
-        appError(
-          'internal',
-          `The profiles could not be saved to ${this.file} (${errorCode(error)}). Check that the disk has space and the folder is writable, then try again.`,
-        ),
-      );
+      throw new AppFailure(appError('profile.save_failed', { file: this.file, code: errorCode(error) }));
     }
     this.state = next;
     this.seen = signature;
@@ -375,7 +372,7 @@ export class ProfileStore {
 
 function requireIn(state: ProfilesFile, id: string): StoredProfile {
   const found = state.profiles.find((profile) => profile.id === id);
-  if (!found) throw new AppFailure(appError('not_found', NOT_FOUND));
+  if (!found) throw new AppFailure(appError('profile.not_found'));
   return { ...found };
 }
 

@@ -1,5 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react';
-import { cloneElement } from 'react';
+import { cloneElement, Fragment } from 'react';
 
 interface FormFieldProps {
   label: string;
@@ -30,12 +30,25 @@ export function FormField({ label, children, hint, errors }: FormFieldProps) {
           {hint}
         </p>
       )}
-      {hasErrors && (
-        <p className="field-error" id={errorId}>
-          {errors.join(' ')}
-        </p>
-      )}
+      {hasErrors && <FieldErrors id={errorId} errors={errors} />}
     </div>
+  );
+}
+
+/**
+ * A field's problems, one after the other: each isolated, since a service's own words (a 422) may
+ * be in another language and direction than the app's.
+ */
+export function FieldErrors({ id, errors }: { id: string; errors: readonly string[] }) {
+  return (
+    <p className="field-error" id={id}>
+      {errors.map((error, index) => (
+        <Fragment key={index}>
+          {index > 0 && ' '}
+          <bdi>{error}</bdi>
+        </Fragment>
+      ))}
+    </p>
   );
 }
 

@@ -112,7 +112,11 @@ const fake = vi.hoisted(() => {
     quitCalled: false,
     protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
     privilegedSchemes: [] as unknown[],
-    menuTemplate: [] as { submenu?: { id?: string; click?: () => void }[] }[],
+    menuTemplate: [] as {
+      label?: string;
+      submenu?: { id?: string; role?: string; label?: string; click?: () => void }[];
+    }[],
+    menusSet: 0,
     permissionRequest: null as null | ((...args: unknown[]) => void),
     permissionCheck: null as null | ((...args: unknown[]) => boolean),
     registeredProtocols: [] as string[],
@@ -146,6 +150,11 @@ const fake = vi.hoisted(() => {
       setAboutPanelOptions: () => {},
       showAboutPanel: () => {},
       getVersion: () => '0.0.0-test',
+      // The strictest reading of Electron's docs, which do not say it works before ready.
+      getPreferredSystemLanguages: () => {
+        afterReady('app.getPreferredSystemLanguages()');
+        return ['en-GB', 'de-DE'];
+      },
       setAsDefaultProtocolClient: (scheme: string) => {
         state.registeredProtocols.push(scheme);
         return true;
@@ -171,7 +180,9 @@ const fake = vi.hoisted(() => {
         state.menuTemplate = template;
         return { template };
       },
-      setApplicationMenu: () => {},
+      setApplicationMenu: () => {
+        state.menusSet += 1;
+      },
     },
     // Electron's net.fetch: only after ready (it is session.defaultSession.fetch), and with
     // redirect: 'manual' it rejects instead of returning the 3xx (tests/helpers/electronNet.ts).
@@ -410,7 +421,15 @@ describe('main process wiring', () => {
       .toEqual([
         'reportdesk:event',
         'app:navigate',
-        { path: '/reports', notice: expect.stringContaining('“gone1”, which is not set up') as unknown },
+        {
+          path: '/reports',
+          // The error itself: the page words it in its language.
+          notice: expect.objectContaining({
+            kind: 'not_found',
+            code: 'link.profile_missing',
+            values: { profile: 'gone1' },
+          }) as unknown,
+        },
       ]);
   });
 
@@ -433,8 +452,34 @@ describe('main process wiring', () => {
     expect(statSync(target).mode & 0o777).toBe(0o600);
     expect(fake.state.saveDialogOptions.at(-1)).toMatchObject({
       defaultPath: expect.stringMatching(/reports-x\.csv$/) as unknown,
-      filters: [{ name: 'CSV', extensions: ['csv'] }],
+      title: 'Export reports',
+      filters: [{ name: 'CSV files', extensions: ['csv'] }],
     });
+  });
+
+  it('labels every menu item in the language of the window, roles included, and rebuilds the menu when it changes', async () => {
+    const items = fake.state.menuTemplate.flatMap((section) => section.submenu ?? []);
+    expect(fake.state.menuTemplate.map((section) => section.label)).toEqual([
+      '&File',
+      '&Edit',
+      '&View',
+      '&Window',
+      '&Help',
+    ]);
+    expect(items.find((item) => item.role === 'undo')?.label).toBe('Undo');
+    expect(items.find((item) => item.role === 'quit')?.label).toBe('Quit ReportDesk');
+    const before = fake.state.menusSet;
+    const chosen = await fake.invoke('reportdesk:settings:setLanguage', appFrame(), { choice: 'en' });
+    expect(chosen).toMatchObject({ ok: true, value: { choice: 'en', systemLanguages: ['en-GB', 'de-DE'] } });
+    expect(fake.state.menusSet).toBe(before + 1);
+    expect(pageEvents().filter((args) => args[1] === 'language:changed')).toHaveLength(0);
+    fake.emitIpc('reportdesk:subscription', appFrame(), 'language:changed', true);
+    await fake.invoke('reportdesk:settings:setLanguage', appFrame(), { choice: 'system' });
+    expect(pageEvents().at(-1)).toEqual([
+      'reportdesk:event',
+      'language:changed',
+      { choice: 'system', systemLanguages: ['en-GB', 'de-DE'], runLanguage: null },
+    ]);
   });
 
   it('a development run never checks for updates: no menu item, and Settings says why', async () => {

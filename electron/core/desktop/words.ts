@@ -1,0 +1,56 @@
+/**
+ * The main process's words: @formatjs/intl over one catalogue's compiled messages, for the
+ * application menu, dialogs and notifications (each rebuilt when the language changes).
+ */
+import { createIntl, createIntlCache, IntlErrorCode } from '@formatjs/intl';
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import {
+  activeLanguage,
+  isPseudoLanguage,
+  SHIPPED_LANGUAGES,
+  SOURCE_LANGUAGE,
+  type Language,
+  type LanguageState,
+} from '../../../shared/i18n/languages';
+import { pseudoMessages, type CompiledMessages } from '../../../shared/i18n/pseudo';
+import type { MessageId, MessageValues, Words } from '../../../shared/i18n/messages';
+
+/** Compiled messages (the build's, a pseudo-language's), or ICU text (tests). */
+export type Catalogue = Record<string, MessageFormatElement[]> | Record<string, string>;
+
+const cache = createIntlCache();
+
+/** Words in `language` from its catalogue; a missing message (never in a complete catalogue) shows its id. */
+export function createWords(
+  language: Language,
+  messages: Catalogue,
+  onError: (error: Error) => void = () => undefined,
+): Words {
+  const intl = createIntl(
+    {
+      locale: language,
+      defaultLocale: 'en',
+      messages,
+      onError: (error) => {
+        // A pseudo-language has no locale data of its own: Intl formats it as its base language.
+        if (error.code !== IntlErrorCode.MISSING_DATA) onError(error);
+      },
+    },
+    cache,
+  );
+  const words = (id: MessageId, values?: MessageValues) => intl.formatMessage({ id }, values);
+  return Object.assign(words, { language });
+}
+
+/**
+ * The words for a language state (what main shows its menu, dialogs and notifications in):
+ * the language it picks among those with a catalogue, a pseudo-language made from English.
+ */
+export function wordsFor(state: LanguageState, catalogues: Record<string, CompiledMessages>): Words {
+  const available = SHIPPED_LANGUAGES.filter((code) => code in catalogues);
+  const language = activeLanguage(state, [], available);
+  const messages = isPseudoLanguage(language)
+    ? pseudoMessages(catalogues[SOURCE_LANGUAGE], language)
+    : catalogues[language];
+  return createWords(language, messages);
+}
