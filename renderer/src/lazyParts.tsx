@@ -11,9 +11,16 @@ import { LoadingPlaceholder } from './components/Skeleton';
 import { laterWords, useWords } from './lib/i18n';
 import { afterFirstScreen } from './lib/queries';
 
-/** A part loaded later: its module's component, with its words. */
-function later<P extends object>(load: () => Promise<ComponentType<P>>) {
-  return lazy(() => Promise.all([load(), laterWords()]).then(([component]) => ({ default: component })));
+/**
+ * A part loaded later: its module's component, with its words (both asked for at once), not
+ * before `when` (the panels above the list wait for its rows).
+ */
+function later<P extends object>(load: () => Promise<ComponentType<P>>, when?: () => Promise<void>) {
+  return lazy(async () => {
+    await when?.();
+    const [component] = await Promise.all([load(), laterWords()]);
+    return { default: component };
+  });
 }
 
 export const Welcome = later(() => import('./screens/Welcome').then((m) => m.Welcome));
@@ -34,15 +41,13 @@ export const UpdateReadyBar = later(() =>
   import('./components/UpdateReadyBar').then((m) => m.UpdateReadyBar),
 );
 // Above the list, but never before its rows (issue 28): they only add to the list, once it is on screen.
-export const ChangesPanel = later(() =>
-  afterFirstScreen()
-    .then(() => import('./components/ChangesPanel'))
-    .then((m) => m.ChangesPanel),
+export const ChangesPanel = later(
+  () => import('./components/ChangesPanel').then((m) => m.ChangesPanel),
+  afterFirstScreen,
 );
-export const OverviewPanel = later(() =>
-  afterFirstScreen()
-    .then(() => import('./components/OverviewPanel'))
-    .then((m) => m.OverviewPanel),
+export const OverviewPanel = later(
+  () => import('./components/OverviewPanel').then((m) => m.OverviewPanel),
+  afterFirstScreen,
 );
 
 /** A screen whose code may still be on its way. */

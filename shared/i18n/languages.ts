@@ -55,27 +55,22 @@ export function directionOf(language: Language): 'ltr' | 'rtl' {
   return RIGHT_TO_LEFT.has(language) ? 'rtl' : 'ltr';
 }
 
-/** A language tag's parts, lower-cased: `zh-Hant-TW` → zh, hant, tw. */
-function tagParts(tag: string): { language: string; rest: string[] } {
-  const [language = '', ...rest] = tag.trim().replace(/_/g, '-').toLowerCase().split('-');
-  return { language, rest };
-}
+/** Regions whose Chinese is written in traditional characters. */
+const TRADITIONAL_REGIONS = ['tw', 'hk', 'mo'];
 
-/** Chinese written in traditional characters: not matched to Simplified Chinese. */
-function isTraditionalChinese(rest: readonly string[]): boolean {
-  return (
-    rest.includes('hant') ||
-    (!rest.includes('hans') && rest.some((part) => ['tw', 'hk', 'mo'].includes(part)))
-  );
-}
-
-/** The one of `available` that `tag` reads best, or null: the same tag first, then its language alone. */
+/**
+ * The one of `available` that `tag` reads best, or null: the one of the same language (the
+ * shipped languages are one per language: `de-AT` is served by `de`, `pt-PT` by `pt-BR`), except
+ * that Chinese in traditional characters (`zh-TW`, `zh-Hant`) is not served by Simplified Chinese.
+ */
 function matchOne(tag: string, available: readonly ShippedLanguage[]): ShippedLanguage | null {
-  const exact = available.find((code) => code.toLowerCase() === tag.trim().replace(/_/g, '-').toLowerCase());
-  if (exact) return exact;
-  const { language, rest } = tagParts(tag);
-  if (language === 'zh' && isTraditionalChinese(rest)) return null;
-  return available.find((code) => tagParts(code).language === language) ?? null;
+  // Tags as the systems give them: `de-AT`, `de_AT.UTF-8`, `zh-Hant-TW`.
+  const [language, ...rest] = tag.replace(/_/g, '-').toLowerCase().split('-');
+  const traditional =
+    rest.includes('hant') ||
+    (!rest.includes('hans') && rest.some((part) => TRADITIONAL_REGIONS.includes(part)));
+  if (language === 'zh' && traditional) return null;
+  return available.find((code) => code.split('-')[0] === language) ?? null;
 }
 
 /**
@@ -114,7 +109,7 @@ export function activeLanguage(
   available: readonly ShippedLanguage[],
 ): Language {
   if (state.runLanguage !== null) return state.runLanguage;
-  if (state.choice !== 'system' && available.includes(state.choice)) return state.choice;
+  if ((available as readonly string[]).includes(state.choice)) return state.choice as ShippedLanguage;
   return systemLanguage(state, fallbackPreferred, available);
 }
 

@@ -5,7 +5,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LanguageState } from '../../shared/contract';
 import { EventHub } from '../../electron/core/events';
 import { LanguageService } from '../../electron/core/gateway/languageService';
@@ -13,6 +13,7 @@ import { dispatch } from '../../electron/core/ipc/dispatch';
 import { createLogger, memorySink } from '../../electron/core/log';
 import { createCoreServices, type CoreServices } from '../../electron/core/services';
 import { MemoryKeyStore } from '../../electron/core/keys/keyStore';
+import { SettingsFile } from '../../electron/core/settingsFile';
 
 let dataDir: string;
 beforeEach(() => {
@@ -63,6 +64,20 @@ describe('the language setting', () => {
     next.language.close();
   });
 
+  it('reads a file that says "system" as it is, and closes its lock file when closed', () => {
+    writeFileSync(file(), '{"version":1,"choice":"system"}');
+    const { language, sink } = service();
+    const close = vi.spyOn(SettingsFile.prototype, 'close');
+    expect(language.state().choice).toBe('system');
+    language.choose('de');
+    // Read, not defaulted: nothing warned, nothing kept aside as unreadable.
+    expect(sink.lines).toEqual([]);
+    expect(readdirSync(dataDir).sort()).toEqual(['language-settings.json', 'language-settings.lock']);
+    language.close();
+    expect(close).toHaveBeenCalledOnce();
+    close.mockRestore();
+  });
+
   it('lets this run’s --lang win until a language is chosen', () => {
     const { language } = service({ runLanguage: 'en-XA' });
     expect(language.state().runLanguage).toBe('en-XA');
@@ -81,6 +96,19 @@ describe('the language setting', () => {
     expect(kept).toHaveLength(1);
     expect(readFileSync(join(dataDir, kept[0]), 'utf8')).toBe('{"version":1,"choice":"klingon"}');
     expect(language.state().choice).toBe('es');
+    language.close();
+  });
+
+  it.each([
+    ['another version', '{"version":2,"choice":"de"}'],
+    ['no version', '{"choice":"de"}'],
+    ['not an object', 'null'],
+    ['not JSON', 'de'],
+  ])('reads a file of %s as the system’s language, saying so in the log', (_what, text) => {
+    writeFileSync(file(), text);
+    const { language, sink } = service();
+    expect(language.state().choice).toBe('system');
+    expect(sink.lines.filter((line) => line.includes('WARN'))).toHaveLength(1);
     language.close();
   });
 

@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { createWords } from '../../../electron/core/desktop/words';
 import {
   ERROR_CODES,
+  ERROR_KINDS,
   englishOf,
+  isErrorCode,
+  kindOf,
   type ErrorCode,
   type ErrorValuesOf,
   type NetworkCause,
@@ -195,6 +198,25 @@ describe('each error code in the English catalogue', () => {
 
   it.each(cases)('%s %j says the core’s English sentence', (code, values) => {
     expect(words(`errors.${code}` as ErrorMessageId, values)).toBe(englishOf({ code, values }));
+  });
+});
+
+describe('each error code’s kind', () => {
+  it('is one of the kinds the app tells apart; a kind’s own code is of that kind', () => {
+    const codes = Object.keys(ERROR_CODES) as ErrorCode[];
+    expect(codes.filter((code) => !ERROR_KINDS.includes(kindOf(code)))).toEqual([]);
+    for (const kind of ERROR_KINDS) expect(kindOf(kind)).toBe(kind);
+    expect(appError('http.rate_limited', {}).kind).toBe('rate_limited');
+  });
+
+  it('is known by code only for the codes there are', () => {
+    expect(isErrorCode('http.server_error')).toBe(true);
+    expect(isErrorCode('busy')).toBe(true);
+    expect(isErrorCode('no.such.code')).toBe(false);
+    expect(isErrorCode('toString')).toBe(false);
+    expect(isErrorCode(404)).toBe(false);
+    expect(isErrorCode(undefined)).toBe(false);
+    expect(isErrorCode({ toString: () => 'busy' })).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   activeLanguage,
   directionOf,
   isLanguage,
+  isPseudoLanguage,
   languageArgument,
   matchLanguage,
   NATIVE_NAMES,
@@ -38,10 +39,15 @@ describe('matchLanguage: the system’s (or the browser’s) preferences, matche
   });
 
   it('never gives Traditional Chinese readers Simplified Chinese', () => {
-    for (const tag of ['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-TW']) {
+    for (const tag of ['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-TW', 'zh-yue-HK']) {
       expect(matchLanguage([tag, 'ja'])).toBe('ja');
       expect(matchLanguage([tag])).toBe('en');
     }
+    // Simplified characters in those regions are Simplified Chinese.
+    expect(matchLanguage(['zh-Hans-TW'])).toBe('zh-CN');
+    // Those regions say nothing about other languages.
+    expect(matchLanguage(['en-HK', 'de'])).toBe('en');
+    expect(matchLanguage(['pt-MO'])).toBe('pt-BR');
   });
 
   it('serves only the languages that have a catalogue', () => {
@@ -78,8 +84,18 @@ describe('activeLanguage', () => {
 
 describe('the languages themselves', () => {
   it('are named in themselves, and only Arabic (and its pseudo-language) reads right to left', () => {
+    expect(NATIVE_NAMES).toEqual({
+      en: 'English',
+      de: 'Deutsch',
+      fr: 'Français',
+      es: 'Español',
+      'pt-BR': 'Português (Brasil)',
+      ja: '日本語',
+      'zh-CN': '简体中文',
+      ar: 'العربية',
+    });
     expect(Object.keys(NATIVE_NAMES)).toEqual([...SHIPPED_LANGUAGES]);
-    expect(NATIVE_NAMES.de).toBe('Deutsch');
+    expect(directionOf('de')).toBe('ltr');
     expect([...SHIPPED_LANGUAGES, ...PSEUDO_LANGUAGES].filter((code) => directionOf(code) === 'rtl')).toEqual(
       ['ar', 'ar-XB'],
     );
@@ -91,6 +107,9 @@ describe('the languages themselves', () => {
     expect(isLanguage('pt-br')).toBe(false);
     expect(isLanguage('xx')).toBe(false);
     expect(isLanguage(undefined)).toBe(false);
+    expect(isPseudoLanguage('en-XA')).toBe(true);
+    expect(isPseudoLanguage('ar-XB')).toBe(true);
+    expect(isPseudoLanguage('ar')).toBe(false);
   });
 });
 

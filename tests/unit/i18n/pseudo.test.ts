@@ -46,6 +46,35 @@ describe('en-XA', () => {
   });
 });
 
+describe('the text a translator translates, and only that', () => {
+  it('accents every letter, capitals too, and nothing but letters', () => {
+    const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ 0-9 …';
+    const [open, text] = pseudoMessages({ x: compiled(alphabet) }, 'en-XA').x as { value: string }[];
+    expect(open.value).toBe('[');
+    expect(text.value).toBe('áƀçðéƒĝĥîĵķļɱñöƥǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖƤǪŔŠŢÛṼŴẊÝŽ 0-9 …');
+  });
+
+  it('changes the words inside tags, selects and plurals, never their names or keys', () => {
+    const [xa] = Object.values(
+      pseudoMessages(
+        { x: compiled('<b>Hi</b> {n, plural, one {# cat} other {# cats}} {k, select, a {yes} other {no}}') },
+        'en-XA',
+      ),
+    );
+    expect(format(xa, 'en-XA', { b: (chunks: string[]) => `*${chunks.join('')}*`, n: 2, k: 'a' })).toBe(
+      '[*Ĥî* 2 çáţš ýéš ~~~~~]',
+    );
+  });
+
+  it('counts a message’s text as its longest choice, and the text in its tags', () => {
+    expect(textLength(compiled('abc'))).toBe(3);
+    expect(textLength(compiled('<b>abcd</b>e'))).toBe(5);
+    expect(textLength(compiled('x {n, plural, one {a} other {abcdef}}'))).toBe(8);
+    expect(textLength(compiled('{k, select, a {abc} other {ab}}!'))).toBe(4);
+    expect(textLength(compiled('{name} {count, number}'))).toBe(1);
+  });
+});
+
 describe('ar-XB', () => {
   const xb = pseudoMessages(english, 'ar-XB');
 
