@@ -112,15 +112,20 @@ const STORE_WORDS: Record<LockedStoreName, { subject: string; busy: string }> = 
   },
 };
 
-/** Why a profiles file could not be used, as a clause (the sentence above; the profile store's log). */
-export function unusableProfilesWords(
-  reason: 'unreadable' | 'not_json' | 'not_profiles',
-  readCode: string,
-): string {
-  if (reason === 'unreadable') return `it could not be read (${readCode})`;
-  return reason === 'not_json'
-    ? 'it is not valid JSON'
-    : 'its content is not a profile list ReportDesk understands';
+/** Why the profiles file could not be used: it could not be read (with the system's code), or it is no profile list. */
+export type UnusableProfilesFile =
+  { reason: 'unreadable'; readCode: string } | { reason: 'not_json' | 'not_profiles' };
+
+/** That reason as a clause (the sentence below; the profile store's log). */
+export function unusableProfilesWords(why: UnusableProfilesFile): string {
+  switch (why.reason) {
+    case 'unreadable':
+      return `it could not be read (${why.readCode})`;
+    case 'not_json':
+      return 'it is not valid JSON';
+    case 'not_profiles':
+      return 'its content is not a profile list ReportDesk understands';
+  }
 }
 
 const plural = (count: number, one: string, other: string) => `${count} ${count === 1 ? one : other}`;
@@ -376,18 +381,8 @@ export const ERROR_CODES = {
   },
   'profile.file_unusable': {
     kind: 'internal',
-    english: ({
-      file,
-      reason,
-      readCode,
-      asideCode,
-    }: {
-      file: string;
-      reason: 'unreadable' | 'not_json' | 'not_profiles';
-      readCode: string;
-      asideCode: string;
-    }) =>
-      `The profiles file ${file} could not be used because ${unusableProfilesWords(reason, readCode)}, and it could not be moved aside (${asideCode}). Check the permissions of that folder, then restart ReportDesk.`,
+    english: ({ file, asideCode, ...why }: { file: string; asideCode: string } & UnusableProfilesFile) =>
+      `The profiles file ${file} could not be used because ${unusableProfilesWords(why)}, and it could not be moved aside (${asideCode}). Check the permissions of that folder, then restart ReportDesk.`,
   },
   'keychain.unavailable': {
     kind: 'keychain_unavailable',

@@ -25,7 +25,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { unusableProfilesWords } from '../../../shared/errorCodes';
+import { unusableProfilesWords, type UnusableProfilesFile } from '../../../shared/errorCodes';
 import { AppFailure, appError, invalidField, type AppError } from '../../../shared/errors';
 import { writeFileAtomic } from '../atomicWrite';
 import { errorCode } from '../errorCode';
@@ -335,21 +335,20 @@ export class ProfileStore {
   }
 
   /** Keeps an unusable file as profiles.json.corrupt-<time> and starts with no profiles. */
-  private setAside(why: { reason: 'unreadable' | 'not_json' | 'not_profiles'; readCode?: string }): void {
+  private setAside(why: UnusableProfilesFile): void {
     const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '')}`;
     try {
       renameSync(this.file, aside);
       this.state = { version: 1, activeId: null, profiles: [] };
       this.seen = null;
       this.logger.warn(
-        `The profiles file could not be used because ${unusableProfilesWords(why.reason, why.readCode ?? '')}; it was kept aside and ReportDesk starts with no profiles.`,
+        `The profiles file could not be used because ${unusableProfilesWords(why)}; it was kept aside and ReportDesk starts with no profiles.`,
         { aside },
       );
     } catch (error) {
       this.unreadableFileProblem = appError('profile.file_unusable', {
         file: this.file,
-        reason: why.reason,
-        readCode: why.readCode ?? '',
+        ...why,
         asideCode: errorCode(error),
       });
       this.logger.error(this.unreadableFileProblem.message);

@@ -97,12 +97,11 @@ const SAMPLES: { [C in ErrorCode]: ErrorValuesOf<C>[] } = {
   'profile.key_required': [{}],
   'profile.no_key_stored': [{ profile: 'Work' }],
   'profile.save_failed': [{ file: '/data/profiles.json', code: 'ENOSPC' }],
-  'profile.file_unusable': (['unreadable', 'not_json', 'not_profiles'] as const).map((reason) => ({
-    file: '/data/profiles.json',
-    reason,
-    readCode: 'EIO',
-    asideCode: 'EACCES',
-  })),
+  'profile.file_unusable': [
+    { file: '/data/profiles.json', reason: 'unreadable', readCode: 'EIO', asideCode: 'EACCES' },
+    { file: '/data/profiles.json', reason: 'not_json', asideCode: 'EACCES' },
+    { file: '/data/profiles.json', reason: 'not_profiles', asideCode: 'EACCES' },
+  ],
   'keychain.unavailable': (['darwin', 'win32', 'other'] as const).map((platform) => ({ platform })),
   'native.wrong_build': (['electron', 'node'] as const).map((runtime) => ({ module: 'keytar', runtime })),
   'lock.busy': STORES.flatMap((store) => [
