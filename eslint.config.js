@@ -120,6 +120,11 @@ export default tseslint.config(
     },
   },
   {
+    // What the end-to-end specs run inside the page (tests/e2e/pageScript.ts bundles it).
+    files: ['tests/e2e/page/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // The app's own code (its tests render fixtures of their own).
     files: ['renderer/**/*.{ts,tsx}'],
     plugins: { reportdesk },

@@ -129,7 +129,11 @@ async function start(): Promise<void> {
   if (registersDeepLinks(runMode)) registerDeepLinkScheme();
   if (process.platform === 'win32') app.setAppUserModelId('com.reportdesk.app');
 
-  protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
+  // The window's page is served in the language main's words are in (set before the first frame).
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler(rendererDir, { documentLanguage: () => words.language }),
+  );
   // Nothing but clipboard writes from the app page (Copy URL): see core/desktop/permissions.ts.
   session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
     callback(isPermissionGranted(permission, contents.getURL(), APP_ORIGIN)),

@@ -17,7 +17,7 @@ import { MAINS_POWER } from '../core/offline/power';
 import { createCoreServices } from '../core/services';
 import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { startPreviewServer } from './server';
-import type { Language } from '../../shared/i18n/languages';
+import { settledLanguage, type Language } from '../../shared/i18n/languages';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const rendererDir = join(repoRoot, 'dist', 'renderer');
@@ -66,6 +66,7 @@ async function main(): Promise<number> {
       rendererDir,
       port,
       logger: logger.child('server'),
+      documentLanguage: () => settledLanguage(core.language.state()),
     });
   } catch (thrown) {
     await core.close();

@@ -217,7 +217,15 @@ function NotFound({ path }: { path: string }) {
   return (
     <section className="screen">
       <h1>{words('not_found.heading')}</h1>
-      <p>{words.rich('not_found.text', { path: <span className="mono">{path}</span> })}</p>
+      <p>
+        {words.rich('not_found.text', {
+          path: (
+            <span className="mono" dir="ltr">
+              {path}
+            </span>
+          ),
+        })}
+      </p>
       <a className="button" href="#/reports">
         {words('not_found.go_to_reports')}
       </a>

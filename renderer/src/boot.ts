@@ -4,7 +4,7 @@
  * side while React's code is still being evaluated.
  */
 import { askFirstScreen } from './lib/firstScreenCall';
-import { guessedLanguage, showLanguage } from './lib/i18n';
+import { guessedLanguage, setDocumentLanguage, showLanguage } from './lib/i18n';
 import { currentPath, navigate, parsePath, restoredPath } from './lib/router';
 
 // Open where the user left off, unless a deep link already chose a screen.
@@ -12,6 +12,9 @@ if (currentPath() === '/') navigate(restoredPath(), { replace: true });
 
 export const opensOnList = parsePath(currentPath()).name === 'reports';
 export const firstScreenAsked = askFirstScreen(opensOnList);
-// Not after the first answer: the catalogue of the language this window showed last loads
-// meanwhile (the answer says whether the app is set to another one, see lib/firstScreen.ts).
-void showLanguage(guessedLanguage()).catch(() => showLanguage('en'));
+// Not after the first answer: the catalogue of the language the page was served in (or showed
+// last) loads meanwhile (the answer says whether the app is set to another one, see
+// lib/firstScreen.ts). Its direction now, so that no frame is drawn left to right in Arabic.
+const firstLanguage = guessedLanguage();
+setDocumentLanguage(firstLanguage);
+void showLanguage(firstLanguage).catch(() => showLanguage('en'));

@@ -6,10 +6,8 @@
  * screens) and the main process (its dialogs) both word errors here.
  */
 import { SERVICE_TEXT_VALUES, type ErrorValue, type Wording } from '../errorCodes';
+import { isolate } from './bidi';
 import type { ErrorMessageId, Words } from './messages';
-
-/** First strong isolate … pop directional isolate: the text keeps its own direction, inside. */
-export const isolate = (text: string): string => `\u2068${text}\u2069`;
 
 /** A wording's own sentence. */
 export function wordingSentence(words: Words<ErrorMessageId>, wording: Wording): string {

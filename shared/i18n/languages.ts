@@ -113,6 +113,11 @@ export function activeLanguage(
   return systemLanguage(state, fallbackPreferred, available);
 }
 
+/** The language a state settles whatever the system's languages: this run's `--lang`, else a choice; null for "System". */
+export function settledLanguage(state: Pick<LanguageState, 'choice' | 'runLanguage'>): Language | null {
+  return state.runLanguage ?? (state.choice === 'system' ? null : state.choice);
+}
+
 /** The language "System" means here: the one the system's (or the browser's) preferences pick. */
 export function systemLanguage(
   state: Pick<LanguageState, 'systemLanguages'>,

@@ -5,13 +5,15 @@
  * as English does.
  *  - `en-XA`: every letter accented and the text about 40% longer, in brackets ("[Ŕéƥöŕţš ~~~]"):
  *    text that was not taken from a catalogue, and text that is cut off, show at a glance.
- *  - `ar-XB`: every English word written right to left (the page is `dir="rtl"`): a layout that
- *    does not mirror, or text that is not isolated, shows at once.
+ *  - `ar-XB`: every English word written right to left (the page is `dir="rtl"`), and an arrow
+ *    that shows the reading order (→) pointing the other way, as a right-to-left translation
+ *    writes it: a layout that does not mirror, or text that is not isolated, shows at once.
  */
 import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { PseudoLanguage } from './languages';
+import { rewriteCatalogue, rewriteMessage, type CompiledMessages } from './messageTree';
 
-export type CompiledMessages = Record<string, MessageFormatElement[]>;
+export type { CompiledMessages } from './messageTree';
 
 const ACCENTED: Record<string, string> = {
   a: 'á',
@@ -77,33 +79,15 @@ const RLO = '\u202e';
 const PDF = '\u202c';
 
 const accent = (text: string) => text.replace(/[A-Za-z]/g, (letter) => ACCENTED[letter] ?? letter);
+/**
+ * The arrows that point along the reading order and that Unicode does not mirror by itself (‹ and
+ * › do, see docs/TRANSLATING.md): a right-to-left translation writes them the other way round.
+ */
+const READING_ARROWS: Record<string, string> = { '→': '←', '←': '→' };
 const mirror = (text: string) =>
-  text.replace(/[A-Za-z][A-Za-z'’-]*/g, (word) => `${RLM}${RLO}${word}${PDF}${RLM}`);
-
-/** The message with each piece of text changed by `change`; everything else kept. */
-function mapText(elements: MessageFormatElement[], change: (text: string) => string): MessageFormatElement[] {
-  return elements.map((element) => {
-    switch (element.type) {
-      case TYPE.literal:
-        return { ...element, value: change(element.value) };
-      case TYPE.plural:
-      case TYPE.select:
-        return {
-          ...element,
-          options: Object.fromEntries(
-            Object.entries(element.options).map(([key, option]) => [
-              key,
-              { ...option, value: mapText(option.value, change) },
-            ]),
-          ),
-        };
-      case TYPE.tag:
-        return { ...element, children: mapText(element.children, change) };
-      default:
-        return element;
-    }
-  });
-}
+  text
+    .replace(/[A-Za-z][A-Za-z'’-]*/g, (word) => `${RLM}${RLO}${word}${PDF}${RLM}`)
+    .replace(/[→←]/g, (arrow) => READING_ARROWS[arrow]);
 
 /** The characters of text a message shows at most (its longest choice where it has choices). */
 export function textLength(elements: readonly MessageFormatElement[]): number {
@@ -119,17 +103,20 @@ export function textLength(elements: readonly MessageFormatElement[]): number {
 
 const literal = (value: string): MessageFormatElement => ({ type: TYPE.literal, value });
 
-function enXA(message: MessageFormatElement[]): MessageFormatElement[] {
-  const padding = '~'.repeat(Math.max(1, Math.ceil(textLength(message) * EXPANSION)));
-  return [literal('['), ...mapText(message, accent), literal(` ${padding}]`)];
-}
+/** The padding's tildes come in words of at most this many: a translation is longer by words, not by one long word. */
+const PADDING_WORD = 8;
 
-function arXB(message: MessageFormatElement[]): MessageFormatElement[] {
-  return mapText(message, mirror);
+function enXA(message: MessageFormatElement[]): MessageFormatElement[] {
+  const length = Math.max(1, Math.ceil(textLength(message) * EXPANSION));
+  const words = Array.from({ length: Math.ceil(length / PADDING_WORD) }, (_, i) =>
+    '~'.repeat(Math.min(PADDING_WORD, length - i * PADDING_WORD)),
+  );
+  const padding = words.join(' ');
+  return [literal('['), ...rewriteMessage(message, { text: accent }), literal(` ${padding}]`)];
 }
 
 /** A pseudo-language's catalogue, from the English one. */
 export function pseudoMessages(english: CompiledMessages, language: PseudoLanguage): CompiledMessages {
-  const change = language === 'en-XA' ? enXA : arXB;
-  return Object.fromEntries(Object.entries(english).map(([id, message]) => [id, change(message)]));
+  if (language === 'ar-XB') return rewriteCatalogue(english, { text: mirror });
+  return Object.fromEntries(Object.entries(english).map(([id, message]) => [id, enXA(message)]));
 }

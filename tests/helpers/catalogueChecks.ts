@@ -4,6 +4,7 @@
  * select, and the plural categories the language needs wherever English has a plural.
  */
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { directionOf, isLanguage } from '../../shared/i18n/languages';
 
 const KINDS: Partial<Record<TYPE, string>> = {
   [TYPE.argument]: 'text',
@@ -15,6 +16,9 @@ const KINDS: Partial<Record<TYPE, string>> = {
   [TYPE.tag]: 'tag',
 };
 
+/** Which kind an argument used several ways is: a plural or select over a number or date over text. */
+const RANK: Record<string, number> = { text: 0, number: 1, date: 1, time: 1, plural: 2, select: 2, tag: 2 };
+
 /** Each argument (and tag) a message uses, with its kind: `count` → `plural`, `name` → `text`. */
 export function argumentsOf(elements: readonly MessageFormatElement[], into = new Map<string, string>()) {
   for (const element of elements) {
@@ -22,8 +26,9 @@ export function argumentsOf(elements: readonly MessageFormatElement[], into = ne
     if (kind && 'value' in element) {
       const name = element.type === TYPE.tag ? `<${element.value}>` : element.value;
       const known = into.get(name);
-      // An argument said plainly and as a plural (`{count}` beside `{count, plural, …}`) is a plural.
-      if (known === undefined || known === 'text') into.set(name, kind);
+      // An argument said plainly and as a plural (`{count}` or `{count, number}` beside
+      // `{count, plural, …}`, in either order) is a plural.
+      if (known === undefined || RANK[kind] > RANK[known]) into.set(name, kind);
     }
     if (element.type === TYPE.plural || element.type === TYPE.select)
       for (const option of Object.values(element.options)) argumentsOf(option.value, into);
@@ -50,6 +55,23 @@ function choicesOf(
     if (element.type === TYPE.tag) choicesOf(element.children, into);
   }
   return into;
+}
+
+/** The pointing signs of a text, in order. */
+const arrowsOf = (text: string) => [...text].filter((sign) => '‹›←→'.includes(sign)).join('');
+
+/**
+ * A right-to-left translation's arrows: ‹ and › as English has them (Unicode draws them mirrored
+ * right to left by itself), and → written ← (an arrow is not mirrored: “before → after” reads
+ * from the right). Left-to-right translations write their arrows as they like.
+ */
+function arrowProblem(language: string, english: string, translated: string): string | null {
+  if (!isLanguage(language) || directionOf(language) !== 'rtl') return null;
+  const wanted = arrowsOf(english).replace(/[→←]/g, (arrow) => (arrow === '→' ? '←' : '→'));
+  const got = arrowsOf(translated);
+  return got === wanted
+    ? null
+    : `arrows ${got || 'none'}, a right-to-left language writes ${wanted || 'none'}`;
 }
 
 export function compiled(text: string): MessageFormatElement[] {
@@ -81,6 +103,8 @@ export function catalogueProblems(
     const wanted = [...argumentsOf(source)].sort().join(', ');
     const got = [...argumentsOf(ours)].sort().join(', ');
     if (wanted !== got) problems.push(`${id}: arguments ${got || 'none'}, English has ${wanted || 'none'}`);
+    const arrows = arrowProblem(language, english[id], text);
+    if (arrows) problems.push(`${id}: ${arrows}`);
     const sourceChoices = choicesOf(source);
     for (const [name, list] of choicesOf(ours)) {
       for (const { kind, keys } of list) {

@@ -9,7 +9,7 @@ import type { FirstScreen, LanguageState, ProfilesState, ReportPageResult } from
 import type { Report } from '../../shared/model';
 import { App } from '../../renderer/src/App';
 import { prefetchFirstScreen } from '../../renderer/src/lib/firstScreen';
-import { showLanguage } from '../../renderer/src/lib/i18n';
+import { guessedLanguage, setDocumentLanguage, showLanguage } from '../../renderer/src/lib/i18n';
 import { createQueryClient } from '../../renderer/src/lib/queries';
 import { SettingsScreen } from '../../renderer/src/screens/Settings';
 import {
@@ -116,6 +116,32 @@ describe('the first screen in the app’s language', () => {
     act(() => bridge.emit('language:changed', SYSTEM_LANGUAGE));
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Reports'));
     expect(document.documentElement).toMatchObject({ lang: 'en', dir: 'ltr' });
+  });
+});
+
+describe('the first frame’s language (boot.ts)', () => {
+  afterEach(() => {
+    delete document.documentElement.dataset.language;
+    setDocumentLanguage('en');
+  });
+
+  it('is the one the page was served in, before the one shown last and the browser’s', () => {
+    localStorage.setItem('reportdesk.language', 'en-XA');
+    document.documentElement.dataset.language = 'ar-XB';
+    expect(guessedLanguage()).toBe('ar-XB');
+    // A language this build has no catalogue for is not asked for: the one shown last instead.
+    document.documentElement.dataset.language = 'de';
+    expect(guessedLanguage()).toBe('en-XA');
+    document.documentElement.dataset.language = 'xx';
+    localStorage.removeItem('reportdesk.language');
+    expect(guessedLanguage()).toBe('en');
+  });
+
+  it('sets the page’s language and direction at once, before any catalogue is loaded', () => {
+    setDocumentLanguage('ar-XB');
+    expect(document.documentElement).toMatchObject({ lang: 'ar-XB', dir: 'rtl' });
+    setDocumentLanguage('en-XA');
+    expect(document.documentElement).toMatchObject({ lang: 'en-XA', dir: 'ltr' });
   });
 });
 

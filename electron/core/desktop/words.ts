@@ -12,6 +12,7 @@ import {
   type Language,
   type LanguageState,
 } from '../../../shared/i18n/languages';
+import { bidiMessages, bidiValues } from '../../../shared/i18n/bidi';
 import { pseudoMessages, type CompiledMessages } from '../../../shared/i18n/pseudo';
 import type { MessageId, MessageValues, Words } from '../../../shared/i18n/messages';
 
@@ -36,13 +37,16 @@ export function createWords(
     },
     cache,
   );
-  const words = (id: MessageId, values?: MessageValues) => intl.formatMessage({ id }, values);
+  // An Arabic profile name in an English notification keeps its own direction (shared/i18n/bidi.ts).
+  const words = (id: MessageId, values?: MessageValues) =>
+    intl.formatMessage({ id }, bidiValues(values, language));
   return Object.assign(words, { language });
 }
 
 /**
  * The words for a language state (what main shows its menu, dialogs and notifications in):
- * the language it picks among those with a catalogue, a pseudo-language made from English.
+ * the language it picks among those with a catalogue, a pseudo-language made from English, user
+ * data bidi-isolated as the window shows it.
  */
 export function wordsFor(state: LanguageState, catalogues: Record<string, CompiledMessages>): Words {
   const available = SHIPPED_LANGUAGES.filter((code) => code in catalogues);
@@ -51,5 +55,6 @@ export function wordsFor(state: LanguageState, catalogues: Record<string, Compil
   const messages = isPseudoLanguage(language)
     ? pseudoMessages(catalogues[SOURCE_LANGUAGE], language)
     : catalogues[language];
-  return createWords(language, messages);
+  // In a right-to-left language every argument (a folder, a profile's name) is isolated.
+  return createWords(language, bidiMessages(messages, language));
 }

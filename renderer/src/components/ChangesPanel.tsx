@@ -43,7 +43,7 @@ function ChangedRow({ change }: { change: ChangedReport }) {
           <a href={`#/reports/${encodeURIComponent(change.id)}`}>{change.id}</a>
         )}
       </td>
-      <td className="url-cell" title={String(url)}>
+      <td className="url-cell" dir="ltr" title={String(url)}>
         {String(url)}
       </td>
       <td>

@@ -15,7 +15,12 @@ export function FieldValue({ value }: { value: unknown }) {
   if (typeof value === 'string') {
     if (value === '') return <span className="muted">{words('field.empty')}</span>;
     if (isIsoDateTime(value)) return <DateText value={value} />;
-    return <span className="field-text">{value}</span>;
+    // The service's own text, in its own direction (issue 28).
+    return (
+      <span className="field-text" dir="auto">
+        {value}
+      </span>
+    );
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return <span className="muted">{words('field.empty_list')}</span>;
@@ -41,11 +46,16 @@ interface FieldRowProps {
   children: ReactNode;
 }
 
-/** One label and its value inside a `<dl className="fields">`. */
+/**
+ * One label and its value inside a `<dl className="fields">`. A label with the service's own name
+ * for its field (`labelTitle`) is the service's word: it keeps its own direction (issue 28).
+ */
 export function FieldRow({ label, labelTitle, valueClassName, children }: FieldRowProps) {
   return (
     <div className="field-row">
-      <dt title={labelTitle}>{label}</dt>
+      <dt title={labelTitle} dir={labelTitle === undefined ? undefined : 'auto'}>
+        {label}
+      </dt>
       <dd className={valueClassName}>{children}</dd>
     </div>
   );

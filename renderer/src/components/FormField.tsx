@@ -66,11 +66,17 @@ interface TextFieldProps extends TextInputProps {
   errors?: readonly string[] | null;
 }
 
-/** A FormField around a single-line text input (text, url, password…). */
+/**
+ * A FormField around a single-line text input (text, url, password…). What is typed keeps its
+ * own direction (issue 28): an address or a key left to right, other text as its first letter says.
+ */
 export function TextField({ label, value, onChange, hint, errors, ...inputProps }: TextFieldProps) {
+  // Empty, a field takes the page's direction (its placeholder is in the page's language).
+  const typed = value === '' ? undefined : 'auto';
+  const dir = inputProps.dir ?? (inputProps.type === 'url' || inputProps.type === 'password' ? 'ltr' : typed);
   return (
     <FormField label={label} hint={hint} errors={errors}>
-      <input {...inputProps} value={value} onChange={(e) => onChange(e.target.value)} />
+      <input {...inputProps} dir={dir} value={value} onChange={(e) => onChange(e.target.value)} />
     </FormField>
   );
 }

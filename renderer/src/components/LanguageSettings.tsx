@@ -51,7 +51,12 @@ export function LanguageSettings() {
               disabled={busy}
               onChange={(e) => void choose(e.target.value as LanguageChoice)}
             >
-              {data.runLanguage !== null && <option value="">{data.runLanguage}</option>}
+              {data.runLanguage !== null && (
+                // The code given to --lang, as typed.
+                <option value="" dir="ltr">
+                  {data.runLanguage}
+                </option>
+              )}
               <option value="system">
                 {words('language.system', {
                   language: NATIVE_NAMES[systemLanguage(data, browserLanguages(), AVAILABLE_LANGUAGES)],

@@ -48,6 +48,7 @@ export function OpenLinkDialog({ onClose }: { onClose: () => void }) {
               setError(null);
             }}
             placeholder={words('open_link.placeholder')}
+            dir="ltr"
             spellCheck={false}
             hint={words('open_link.hint')}
             errors={error ? [errorText(words, error)] : null}

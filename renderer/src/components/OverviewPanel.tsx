@@ -1,7 +1,7 @@
 /**
  * The overview: how many reports are good, decent and bad for the list's filters, overall and
  * per project, counted in the offline cache after a full sync (the service has no such count).
- * Drawn with SVG and CSS, no chart library; the same numbers are a table for screen readers.
+ * Drawn with CSS, no chart library; the same numbers are a table for screen readers.
  * Hidden while nothing is synced.
  *
  * The list is the screen's purpose, so the chart never takes its room: it draws the largest
@@ -35,42 +35,31 @@ export function useOverview(profileId: string, filters: Pick<ListQuery, 'search'
   });
 }
 
-/** One bar per result, to scale; the numbers are printed beside them. */
+/**
+ * One bar per result, to scale, its label before it and its number after it: a grid laid out in
+ * the reading direction (mirrored right to left), each label as long as its language makes it.
+ */
 function ResultBars({ counts }: { counts: ResultCounts }) {
   const words = useWords();
   const max = Math.max(1, ...REPORT_RESULTS.map((r) => counts[r]));
-  const rowHeight = 26;
   return (
-    <svg
-      className="overview-bars"
-      viewBox={`0 0 320 ${rowHeight * REPORT_RESULTS.length}`}
-      role="presentation"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {REPORT_RESULTS.map((result, i) => {
-        const width = Math.round((counts[result] / max) * 200);
-        const y = i * rowHeight;
-        return (
-          <g key={result}>
-            <text x="0" y={y + 17} className="overview-bar-label">
-              {resultLabel(words, result)}
-            </text>
-            <rect
-              x="70"
-              y={y + 4}
-              width={Math.max(width, counts[result] > 0 ? 2 : 0)}
-              height="16"
-              rx="3"
-              className={`bar-${result}`}
+    <ul className="overview-bars" aria-hidden="true">
+      {REPORT_RESULTS.map((result) => (
+        <li key={result}>
+          <span className="overview-bar-label">{resultLabel(words, result)}</span>
+          <span className="overview-bar-track">
+            <span
+              className={`overview-bar bar-${result}`}
+              style={{
+                inlineSize: `${(counts[result] / max) * 100}%`,
+                minInlineSize: counts[result] > 0 ? 2 : 0,
+              }}
             />
-            <text x={76 + width} y={y + 17} className="overview-bar-count">
-              {counts[result]}
-            </text>
-          </g>
-        );
-      })}
-    </svg>
+          </span>
+          <span className="overview-bar-count">{counts[result]}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -125,7 +114,9 @@ function OverviewTable({ overview }: { overview: CacheOverview }) {
       <tbody>
         {rows.map((row) => (
           <tr key={row.name}>
-            <th scope="row">{row.name}</th>
+            <th scope="row" dir="auto">
+              {row.name}
+            </th>
             {REPORT_RESULTS.map((r) => (
               <td key={r}>{row.counts[r]}</td>
             ))}
@@ -210,7 +201,9 @@ export function OverviewPanel({
                 </li>
                 {projectsToDraw(data.projects, allProjects).map((p) => (
                   <li key={p.project}>
-                    <span className="overview-project-name">{projectName(words, p.project)}</span>
+                    <span className="overview-project-name" dir="auto">
+                      {projectName(words, p.project)}
+                    </span>
                     <StackedBar counts={p} />
                     <span className="overview-project-count muted">
                       {p.good} / {p.decent} / {p.bad}

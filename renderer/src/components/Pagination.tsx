@@ -1,6 +1,6 @@
 /** Paging under the list: where this page is, previous/next and a window of page numbers. */
 import { useWords } from '../lib/i18n';
-import { pageWindow, type ListState } from '../lib/listState';
+import { hasNextPage, pageWindow, type ListState } from '../lib/listState';
 
 interface PaginationProps {
   state: ListState;
@@ -15,8 +15,7 @@ export function Pagination({ state, total, lastPage, count, onPage }: Pagination
   const { page, perPage } = state;
   const first = count === 0 ? 0 : (page - 1) * perPage + 1;
   const last = (page - 1) * perPage + count;
-  // Without a total the service did not say how many pages there are: a full page suggests more.
-  const hasNext = lastPage !== null ? page < lastPage : count === perPage;
+  const hasNext = hasNextPage(page, perPage, lastPage, count);
   return (
     <nav className="pagination" aria-label={words('pages.label')}>
       <span className="muted" aria-live="polite">
@@ -46,7 +45,7 @@ export function Pagination({ state, total, lastPage, count, onPage }: Pagination
                 aria-label={words('pages.page', { page: p })}
                 onClick={() => onPage(p)}
               >
-                {p}
+                {words.intl.formatNumber(p)}
               </button>
             ),
           )}

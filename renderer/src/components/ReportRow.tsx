@@ -83,7 +83,8 @@ export const ReportRow = memo(function ReportRow({
         {report.id}
         {isNew && <span className="badge badge-new">{words('changes.kind.added')}</span>}
       </td>
-      <td className="url-cell">
+      {/* User data keeps its own direction (issue 28): a URL left to right, cut short at its end. */}
+      <td className="url-cell" dir="ltr">
         <a
           href={`#/reports/${encodeURIComponent(report.id)}`}
           // The cell cuts a long URL short; the tooltip shows all of it.
@@ -105,7 +106,7 @@ export const ReportRow = memo(function ReportRow({
           <span className="muted">—</span>
         </td>
       ) : (
-        <td className="project-cell" title={String(report.project)}>
+        <td className="project-cell" dir="auto" title={String(report.project)}>
           {String(report.project)}
         </td>
       )}

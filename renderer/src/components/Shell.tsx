@@ -58,7 +58,7 @@ function ProfileSwitcher() {
       >
         {data.activeId === null && <option value="">{words('profiles.choose')}</option>}
         {data.profiles.map((profile) => (
-          <option key={profile.id} value={profile.id}>
+          <option key={profile.id} value={profile.id} dir="auto">
             {profile.demo ? words('profiles.demo_name', { name: profile.name }) : profile.name}
           </option>
         ))}
@@ -267,7 +267,7 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
       </button>
       <header className="app-header">
         <span className="app-title">{words('app.name')}</span>
-        <div className="header-right">
+        <div className="header-end">
           <ConnectivityIndicator />
           <ProfileSwitcher />
           <button

@@ -1,13 +1,19 @@
 /** The keyboard shortcuts, as a dialog: `?` anywhere outside a text field, or Help. */
 import { Fragment } from 'react';
+import { directionOf } from '../../../shared/i18n/languages';
 import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
+import { arrowSign } from '../lib/arrowKeys';
 import { useWords, type RendererWords } from '../lib/i18n';
 import { Modal } from './Modal';
 
-/** A key: its name in the catalogue (Ctrl is “Strg” on a German keyboard), or the key's own sign. */
-type Key = { name: MessageId } | { sign: string };
+/**
+ * A key: its name in the catalogue (Ctrl is “Strg” on a German keyboard), the key's own sign, or
+ * the arrow that goes forward or back in reading order (→ or ←, mirrored right to left).
+ */
+type Key = { name: MessageId } | { sign: string } | { reading: 1 | -1 };
 const key = (name: MessageId): Key => ({ name });
 const sign = (text: string): Key => ({ sign: text });
+const reading = (step: 1 | -1): Key => ({ reading: step });
 
 /** Keys and what they do; the README lists the same. */
 export const SHORTCUTS: { area: MessageId; keys: { keys: Key[][]; does: MessageId }[] }[] = [
@@ -30,16 +36,23 @@ export const SHORTCUTS: { area: MessageId; keys: { keys: Key[][]; does: MessageI
       { keys: [[key('keys.enter')]], does: 'shortcuts.open_report' },
       { keys: [[key('keys.space')]], does: 'shortcuts.select_report' },
       { keys: [[key('keys.shift'), key('keys.space')]], does: 'shortcuts.select_range' },
+      { keys: [[reading(1)]], does: 'shortcuts.next_page' },
+      { keys: [[reading(-1)]], does: 'shortcuts.previous_page' },
     ],
   },
 ];
 
-const keyText = (words: RendererWords, k: Key) => ('name' in k ? words(k.name) : k.sign);
+function keyText(words: RendererWords, k: Key): string {
+  if ('name' in k) return words(k.name);
+  if ('reading' in k) return arrowSign(k.reading, directionOf(words.language));
+  return k.sign;
+}
 
 function KeyCombo({ combo }: { combo: Key[] }) {
   const words = useWords();
   return (
-    <span className="key-combo">
+    // Ctrl+F reads left to right in every language, as printed on the keys.
+    <span className="key-combo" dir="ltr">
       {combo.map((k, i) => (
         <Fragment key={keyText(words, k)}>
           {i > 0 && '+'}

@@ -108,7 +108,9 @@ export function UpdatesSettings() {
             {data.update?.releaseNotes && (
               <section aria-labelledby={notesId} className="release-notes">
                 <h3 id={notesId}>{words('updates.release_notes', { version: data.update.version })}</h3>
-                <div className="release-notes-text">{data.update.releaseNotes}</div>
+                <div className="release-notes-text" dir="auto">
+                  {data.update.releaseNotes}
+                </div>
               </section>
             )}
             {error && <ErrorView error={error} />}

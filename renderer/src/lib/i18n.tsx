@@ -23,6 +23,7 @@ import {
   type ShippedLanguage,
 } from '../../../shared/i18n/languages';
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { bidiMessages, bidiValues } from '../../../shared/i18n/bidi';
 import type { MessageValues, RendererMessageId, Words } from '../../../shared/i18n/messages';
 import type { CompiledMessages } from '../../../shared/i18n/pseudo';
 
@@ -54,16 +55,21 @@ function expanded(messages: Record<string, string | MessageFormatElement[]>): Co
 type Part = 'first' | 'later';
 const loaded = new Map<string, Promise<CompiledMessages>>();
 
-/** One part of a language's compiled messages: its catalogue's, or English's made into a pseudo-language. */
+/**
+ * One part of a language's compiled messages, as its pages show them (user data isolated, see
+ * shared/i18n/bidi.ts): its catalogue's, or English's made into a pseudo-language.
+ */
 function loadPart(language: Language, part: Part): Promise<CompiledMessages> {
   const key = `${language} ${part}`;
   let loading = loaded.get(key);
   if (!loading) {
-    loading = isPseudoLanguage(language)
-      ? Promise.all([loadCatalogue(SOURCE_LANGUAGE, part), import('../../../shared/i18n/pseudo')]).then(
-          ([english, pseudo]) => pseudo.pseudoMessages(expanded(english), language),
-        )
-      : loadCatalogue(language, part).then(expanded);
+    loading = (
+      isPseudoLanguage(language)
+        ? Promise.all([loadCatalogue(SOURCE_LANGUAGE, part), import('../../../shared/i18n/pseudo')]).then(
+            ([english, pseudo]) => pseudo.pseudoMessages(expanded(english), language),
+          )
+        : loadCatalogue(language, part).then(expanded)
+    ).then((messages) => bidiMessages(messages, language));
     // A failed load (a chunk that did not arrive) is asked for again next time.
     loading.catch(() => loaded.delete(key));
     loaded.set(key, loading);
@@ -118,9 +124,7 @@ export async function showLanguage(language: Language): Promise<void> {
   firstShown();
   // A part loaded later was asked for while this language loaded: its words now.
   if (laterWanted && !currentHasLater) void laterWords();
-  const root = document.documentElement;
-  root.lang = language;
-  root.dir = directionOf(language);
+  setDocumentLanguage(language);
   try {
     localStorage.setItem(LAST_LANGUAGE_KEY, language);
   } catch {
@@ -150,16 +154,39 @@ export async function laterWords(): Promise<void> {
   }
 }
 
-/** The language to ask for before the core has said which it is: the one shown last, else the browser's. */
+/**
+ * The page's language and writing direction (`<html lang dir>`): the whole layout mirrors with
+ * `dir="rtl"` (styles.css is written in logical properties). boot.ts sets it before the first
+ * frame, showLanguage with each language shown.
+ */
+export function setDocumentLanguage(language: Language): void {
+  const root = document.documentElement;
+  root.lang = language;
+  root.dir = directionOf(language);
+}
+
+/** A language this window can show: a pseudo-language, or a shipped one with a catalogue. */
+function showable(code: string | null | undefined): code is Language {
+  return (
+    isLanguage(code) && (isPseudoLanguage(code) || (AVAILABLE_LANGUAGES as readonly string[]).includes(code))
+  );
+}
+
+/**
+ * The language to ask for before the core has said which it is: the one the page was served in
+ * (the app and the preview put the language they know in `<html data-language>`: this run's
+ * --lang, the one chosen in Settings), else the one shown last, else the browser's.
+ */
 export function guessedLanguage(): Language {
+  const served = document.documentElement.dataset.language;
+  if (showable(served)) return served;
   let last: string | null = null;
   try {
     last = localStorage.getItem(LAST_LANGUAGE_KEY);
   } catch {
     // Storage disabled: the browser's, as on a first start.
   }
-  const available = AVAILABLE_LANGUAGES as readonly string[];
-  if (isLanguage(last) && (isPseudoLanguage(last) || available.includes(last))) return last;
+  if (showable(last)) return last;
   return matchLanguage(browserLanguages(), AVAILABLE_LANGUAGES);
 }
 
@@ -193,12 +220,14 @@ export interface RendererWords extends Words<RendererMessageId> {
 
 /** Words over an IntlShape (outside React: the current window's, see `currentWords`). */
 export function wordsOf(intl: IntlShape): RendererWords {
-  const words = (id: RendererMessageId, values?: MessageValues) => intl.formatMessage({ id }, values);
+  const language = intl.locale as Language;
+  const words = (id: RendererMessageId, values?: MessageValues) =>
+    intl.formatMessage({ id }, bidiValues(values, language));
   const rich = (id: RendererMessageId, values: RichValues): ReactNode => {
-    const parts = intl.formatMessage({ id }, values as Record<string, ReactNode>);
+    const parts = intl.formatMessage({ id }, bidiValues(values, language) as Record<string, ReactNode>);
     return Array.isArray(parts) ? createElement(Fragment, null, ...Children.toArray(parts)) : parts;
   };
-  return Object.assign(words, { rich, intl, language: intl.locale as Language });
+  return Object.assign(words, { rich, intl, language });
 }
 
 export function useWords(): RendererWords {

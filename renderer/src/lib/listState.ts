@@ -124,6 +124,14 @@ export function saveListState(profileId: string, state: ListState): void {
   }
 }
 
+/**
+ * Whether there is a page after `page`: the last page's number when the service said how many
+ * there are; without it, a full page suggests more.
+ */
+export function hasNextPage(page: number, perPage: number, lastPage: number | null, count: number): boolean {
+  return lastPage !== null ? page < lastPage : count === perPage;
+}
+
 /** Page numbers to show around the current page, with null for a gap ("…"). */
 export function pageWindow(page: number, lastPage: number, around = 1): (number | null)[] {
   const pages = new Set<number>([1, lastPage]);

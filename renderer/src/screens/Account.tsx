@@ -26,8 +26,12 @@ export function AccountScreen({ profileId }: { profileId: string }) {
       {profile && (
         <p className="muted">
           {words.rich('account.profile', {
-            name: <strong>{profile.name}</strong>,
-            url: <span className="mono">{profile.baseUrl}</span>,
+            name: <strong dir="auto">{profile.name}</strong>,
+            url: (
+              <span className="mono" dir="ltr">
+                {profile.baseUrl}
+              </span>
+            ),
           })}
         </p>
       )}

@@ -95,14 +95,16 @@ export function ProfilesScreen() {
             >
               <div className="profile-main">
                 <h2 className="profile-name">
-                  {profile.name}
+                  <bdi>{profile.name}</bdi>
                   {active && <span className="badge badge-active">{words('profiles.badge.active')}</span>}
                   {profile.demo && <span className="badge badge-none">{words('profiles.badge.demo')}</span>}
                 </h2>
                 <dl className="profile-facts">
                   <div>
                     <dt>{words('profile.field.base_url')}</dt>
-                    <dd className="mono">{profile.baseUrl}</dd>
+                    <dd className="mono" dir="ltr">
+                      {profile.baseUrl}
+                    </dd>
                   </div>
                   <div>
                     <dt>{words('profile.field.api_key')}</dt>
@@ -362,7 +364,7 @@ function RemoveProfileDialog({ profile, onDone }: ProfileDialogProps) {
     >
       <p>
         {words.rich('profiles.remove_dialog.body', {
-          name: <strong>{profile.name}</strong>,
+          name: <strong dir="auto">{profile.name}</strong>,
           url: profile.baseUrl,
         })}
       </p>

@@ -89,8 +89,9 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
       <BackToReports />
       <div className="screen-header">
         <div>
+          {/* The URL left to right inside a heading that keeps the page's alignment (issue 28). */}
           <h1 id="report-title" className="report-url">
-            {report.url}
+            <bdi dir="ltr">{report.url}</bdi>
           </h1>
           <p className="muted">
             {source === 'cache'
@@ -139,11 +140,11 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
             {report.project === null || report.project === undefined ? (
               <span className="muted">{words('field.none')}</span>
             ) : (
-              String(report.project)
+              <bdi>{String(report.project)}</bdi>
             )}
           </FieldRow>
           <FieldRow label={words('report.field.url')} valueClassName="field-text">
-            {report.url}
+            <bdi dir="ltr">{report.url}</bdi>
           </FieldRow>
           <FieldRow label={words('report.field.id')} valueClassName="id-cell">
             {report.id}
@@ -169,7 +170,11 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
         >
           <p>
             {words.rich('report.delete_dialog.body', {
-              url: <strong className="break">{report.url}</strong>,
+              url: (
+                <strong className="break" dir="ltr">
+                  {report.url}
+                </strong>
+              ),
             })}
           </p>
         </ConfirmDialog>

@@ -316,7 +316,9 @@ export function PrivacyForm({ profileId, report }: { profileId: string; report: 
     <section className="screen screen-form" aria-labelledby="privacy-title">
       <BackLink href={`#/reports/${report.id}`} label={words('report.title', { id: report.id })} />
       <h1 id="privacy-title">{words('privacy_form.heading')}</h1>
-      <p className="muted break">{report.url}</p>
+      <p className="muted break" dir="ltr">
+        {report.url}
+      </p>
       <WriteBlockNote reason={writeBlock} />
       <form className="form card" onSubmit={onSubmit} noValidate aria-label={words('privacy_form.heading')}>
         <PrivacyChoice value={privacy} onChange={setPrivacy} errors={byField.privacy} />

@@ -32,6 +32,7 @@ import {
   activeFilters,
   changeListState,
   clearFilters,
+  hasNextPage,
   loadListState,
   listStateToQuery,
   saveListState,
@@ -106,7 +107,19 @@ export function ReportsList({ profileId }: { profileId: string }) {
   const newIds = useNewMarks(profileId, rowIds);
   const selection = useRowSelection(rowIds, JSON.stringify(listStateToQuery(state)));
   const tableBody = useRef<HTMLTableSectionElement>(null);
-  useRowKeys(selection, tableBody, (id) => navigate(`/reports/${id}`));
+  useRowKeys(
+    selection,
+    tableBody,
+    (id) => navigate(`/reports/${id}`),
+    (step) => {
+      const next = state.page + step;
+      const shown = page?.reports.length ?? 0;
+      if (!page || next < 1) return false;
+      if (step > 0 && !hasNextPage(state.page, state.perPage, page.lastPage, shown)) return false;
+      update({ page: next });
+      return true;
+    },
+  );
   const rowActions = useRowActions(selection);
 
   function sortByColumn(key: SortBy) {
@@ -146,6 +159,8 @@ export function ReportsList({ profileId }: { profileId: string }) {
           <input
             id={SEARCH_INPUT_ID}
             type="search"
+            // What is typed keeps its own direction (a URL left to right); empty, the page's.
+            dir={searchText === '' ? undefined : 'auto'}
             value={searchText}
             placeholder={words('reports.search.placeholder', { keys: words('keys.ctrl_plus', { key: 'F' }) })}
             onChange={(e) => setSearchText(e.target.value)}
@@ -167,6 +182,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
           <input
             id="filter-project"
             type="text"
+            dir={projectText === '' ? undefined : 'auto'}
             list="project-suggestions"
             value={projectText}
             placeholder={words('reports.filter.any_project')}

@@ -114,4 +114,43 @@ describe('the catalogue check', () => {
       'a.x: arguments n,text, English has n,number',
     ]);
   });
+
+  it('reads an argument used as a number and as a plural as a plural, in either order', () => {
+    const english = {
+      'a.x': '<strong>{count, number}</strong> {count, plural, one {report} other {reports}}',
+    };
+    const reordered =
+      '{count, plural, one {تقرير} two {تقريران} few {تقارير} many {تقريرًا} zero {تقارير} other {تقرير}} <strong>{count, number}</strong>';
+    expect(catalogueProblems('ar', english, { 'a.x': reordered })).toEqual([]);
+  });
+
+  it('asks a right-to-left language for ‹ and › as English has them and ← for →', () => {
+    const english = { 'a.back': '‹ {screen}', 'a.next': 'Next ›', 'a.change': '{before} → {after}' };
+    expect(
+      catalogueProblems('ar', english, {
+        'a.back': '‹ {screen}',
+        'a.next': 'التالي ›',
+        'a.change': '{before} ← {after}',
+      }),
+    ).toEqual([]);
+    expect(
+      catalogueProblems('ar', english, {
+        'a.back': '› {screen}',
+        'a.next': 'التالي',
+        'a.change': '{before} → {after}',
+      }),
+    ).toEqual([
+      'a.back: arrows ›, a right-to-left language writes ‹',
+      'a.next: arrows none, a right-to-left language writes ›',
+      'a.change: arrows →, a right-to-left language writes ←',
+    ]);
+    // Left to right, a translation writes its arrows as it likes.
+    expect(
+      catalogueProblems('de', english, {
+        'a.back': '« {screen}',
+        'a.next': 'Weiter',
+        'a.change': '{before} → {after}',
+      }),
+    ).toEqual([]);
+  });
 });

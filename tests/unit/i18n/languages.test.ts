@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  settledLanguage,
   activeLanguage,
   directionOf,
   isLanguage,
@@ -79,6 +80,14 @@ describe('activeLanguage', () => {
   it('is this run’s --lang over both, pseudo-languages included', () => {
     expect(activeLanguage(state({ choice: 'ja', runLanguage: 'en-XA' }), [], all)).toBe('en-XA');
     expect(activeLanguage(state({ runLanguage: 'ar-XB' }), [], ['en'])).toBe('ar-XB');
+  });
+});
+
+describe('settledLanguage: what the page is served in before it knows the browser’s languages', () => {
+  it('is this run’s --lang, else a language chosen in Settings; nothing for "System"', () => {
+    expect(settledLanguage({ choice: 'de', runLanguage: 'ar-XB' })).toBe('ar-XB');
+    expect(settledLanguage({ choice: 'de', runLanguage: null })).toBe('de');
+    expect(settledLanguage({ choice: 'system', runLanguage: null })).toBeNull();
   });
 });
 

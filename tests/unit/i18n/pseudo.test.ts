@@ -66,6 +66,11 @@ describe('the text a translator translates, and only that', () => {
     );
   });
 
+  it('pads with words of at most eight tildes: a translation is longer by words, not by one long word', () => {
+    const [, , padding] = pseudoMessages({ x: compiled('a'.repeat(50)) }, 'en-XA').x as { value: string }[];
+    expect(padding.value).toBe(' ~~~~~~~~ ~~~~~~~~ ~~~~]');
+  });
+
   it('counts a message’s text as its longest choice, and the text in its tags', () => {
     expect(textLength(compiled('abc'))).toBe(3);
     expect(textLength(compiled('<b>abcd</b>e'))).toBe(5);
@@ -90,6 +95,11 @@ describe('ar-XB', () => {
     for (const [id, message] of Object.entries(xb)) {
       expect([...argumentsOf(message)], id).toEqual([...argumentsOf(english[id])]);
     }
+  });
+
+  it('points the reading order’s arrows the other way, as a right-to-left translation writes them; ‹ › mirror by themselves', () => {
+    const [xbArrows] = Object.values(pseudoMessages({ x: compiled('‹ {a} → {b} ← ›') }, 'ar-XB'));
+    expect(format(xbArrows, 'ar-XB', { a: 'A', b: 'B' })).toBe('‹ A ← B → ›');
   });
 });
 
