@@ -16,20 +16,22 @@ import {
   installerLanguages,
 } from './electron/core/desktop/packagingLanguages';
 
-const catalogues = Object.fromEntries(catalogueLanguages().map((code) => [code, compileCatalogue(code)]));
-const desktop = desktopWords(catalogues);
-
-export default {
-  extends: 'electron-builder.yml',
-  electronLanguages: electronLanguages(),
-  nsis: {
-    installerLanguages: installerLanguages(),
-    // The system's language is picked by itself (no language page in a one-click installer).
-    multiLanguageInstaller: true,
-  },
-  linux: {
-    // electron-builder writes it as the entry's Comment, in English.
-    description: desktop.comment,
-    desktop: { entry: desktop.entry },
-  },
-};
+/** electron-builder calls it when it loads the configuration: the catalogues as they are then. */
+export default function releaseConfiguration() {
+  const catalogues = Object.fromEntries(catalogueLanguages().map((code) => [code, compileCatalogue(code)]));
+  const desktop = desktopWords(catalogues);
+  return {
+    extends: 'electron-builder.yml',
+    electronLanguages: electronLanguages(),
+    nsis: {
+      installerLanguages: installerLanguages(),
+      // The system's language is picked by itself (no language page in a one-click installer).
+      multiLanguageInstaller: true,
+    },
+    linux: {
+      // electron-builder writes it as the entry's Comment, in English.
+      description: desktop.comment,
+      desktop: { entry: desktop.entry },
+    },
+  };
+}

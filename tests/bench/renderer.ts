@@ -20,6 +20,7 @@ import { startDemoService } from '../../electron/demo-service/server';
 import { normalizeListQuery, type SortBy, type SortDirection } from '../../shared/model';
 import { emit, info, median, note, round, tempDir } from './common';
 import { coreWithProfile, type BenchCore } from './core';
+import { measureLanguageSwitch } from './languageSwitch';
 import { CHROMIUM_LAUNCH_OPTIONS } from '../helpers/chromium';
 
 const BENCH = 'renderer';
@@ -326,6 +327,14 @@ export async function runRenderer(): Promise<void> {
     const page = await context.newPage();
     try {
       await measureUi(page, preview, bench);
+      const profileId = bench.profileId;
+      await measureLanguageSwitch(
+        context,
+        page,
+        () => reloadWithHundredRows(page, profileId),
+        preview,
+        bench,
+      );
     } catch (thrown) {
       // The bundle figures stand; say plainly which timings are missing and why.
       note(

@@ -94,9 +94,18 @@ describe('bidiValues', () => {
     expect(bidiValues(undefined, 'de')).toBeUndefined();
   });
 
-  it('leaves a value that is isolated already (what the service said) as it is', () => {
+  it('leaves a value that is isolated already (what the service said) as it is, and only such a value', () => {
     const said = { said: `${FSI}بوابة سيئة${PDI}` };
     expect(bidiValues(said, 'en')).toBe(said);
+    // An isolate at one end only, or inside, is not the whole value isolated.
+    for (const value of [`${FSI}بوابة سيئة`, `بوابة ${FSI}سيئة${PDI}`, `بوابة سيئة${PDI}`])
+      expect(bidiValues({ value }, 'en')).toEqual({ value: `${FSI}${value}${PDI}` });
+  });
+
+  it('never touches what is not text: a tag’s function, a number, a date', () => {
+    const tag = (chunks: string[]) => `عمل ${chunks.join('')}`;
+    const values = { tag, count: 3, when: new Date(0) };
+    expect(bidiValues(values, 'en')).toBe(values);
   });
 
   it('leaves a right-to-left language’s values to its messages', () => {

@@ -15,7 +15,7 @@ import { LinuxTargetHelper } from 'app-builder-lib/out/targets/LinuxTargetHelper
 import { createAddLangsMacro, LangConfigurator } from 'app-builder-lib/out/targets/nsis/nsisLang';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
 import { DebugLogger } from 'builder-util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { compileMessage } from '../../../scripts/catalogues.mjs';
 import { CATALOGUES } from 'virtual:catalogues/all';
 import { desktopString, desktopWords } from '../../../electron/core/desktop/packagingLanguages';
@@ -32,8 +32,9 @@ const CHROMIUM_LOCALES =
     ' ',
   );
 
+/** The release configuration, loaded for each test as electron-builder loads it (its function runs each time). */
 let release: Configuration;
-beforeAll(async () => {
+beforeEach(async () => {
   release = await getConfig(projectDir, 'electron-builder.config.ts', null);
 });
 
@@ -189,6 +190,8 @@ describe('the Linux desktop entry', () => {
         linux: { description: words.comment, desktop: { entry: words.entry } },
       }),
     );
+    // English is the entry's own Name and Comment, never a translation of itself.
+    expect(entry['Name[en]']).toBeUndefined();
     expect(entry).toMatchObject({
       'Name[de]': 'ReportDesk',
       'Comment[de]': 'Berichte eines Berichtsdienstes durchsuchen und verwalten',
