@@ -4,6 +4,29 @@
  */
 import type { RendererWords } from './i18n';
 
+type DateStyle = 'medium' | 'full';
+type TimeStyle = 'short' | 'long';
+
+/**
+ * One Intl.DateTimeFormat per language and style, made when first needed: a list of 100 rows
+ * formats 200 dates, and a formatter is costly to make and cheap to use.
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(
+  words: RendererWords,
+  dateStyle: DateStyle | undefined,
+  timeStyle: TimeStyle,
+): Intl.DateTimeFormat {
+  const key = `${words.language} ${dateStyle} ${timeStyle}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    // The window's time zone and the language's calendar, as react-intl's formatDate would use.
+    format = new Intl.DateTimeFormat(words.language, { dateStyle, timeStyle });
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
 function parseDate(value: string | null | undefined): Date | null {
   if (!value) return null;
   const date = new Date(value);
@@ -18,14 +41,14 @@ export function formatDate(
   const date = parseDate(value);
   if (!date) return null;
   return {
-    text: words.intl.formatDate(date, { dateStyle: 'medium', timeStyle: 'short' }),
-    exact: words.intl.formatDate(date, { dateStyle: 'full', timeStyle: 'long' }),
+    text: dateFormat(words, 'medium', 'short').format(date),
+    exact: dateFormat(words, 'full', 'long').format(date),
   };
 }
 
 export function formatTime(words: RendererWords, value: string): string {
   const date = parseDate(value);
-  return date ? words.intl.formatTime(date, { timeStyle: 'short' }) : value;
+  return date ? dateFormat(words, undefined, 'short').format(date) : value;
 }
 
 /** The exact date and time, for a tooltip (the value itself when it is not a date). */

@@ -7,7 +7,7 @@
  * answer says which language the app is set to; a different one is loaded and shown in its place.
  * A change in Settings › Language arrives as `language:changed` and applies at once.
  */
-import { Children, Fragment, createElement, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { Children, Fragment, createElement, useSyncExternalStore, type ReactNode } from 'react';
 import { createIntl, createIntlCache, RawIntlProvider, useIntl, type IntlShape } from 'react-intl';
 import { CATALOGUE_LANGUAGES, loadCatalogue } from 'virtual:catalogues';
 import {
@@ -218,8 +218,20 @@ export interface RendererWords extends Words<RendererMessageId> {
   readonly intl: IntlShape;
 }
 
+/** The words of each IntlShape, made once: every component of a window shares its language's. */
+const wordsByIntl = new WeakMap<IntlShape, RendererWords>();
+
 /** Words over an IntlShape (outside React: the current window's, see `currentWords`). */
 export function wordsOf(intl: IntlShape): RendererWords {
+  let words = wordsByIntl.get(intl);
+  if (!words) {
+    words = makeWords(intl);
+    wordsByIntl.set(intl, words);
+  }
+  return words;
+}
+
+function makeWords(intl: IntlShape): RendererWords {
   const language = intl.locale as Language;
   const words = (id: RendererMessageId, values?: MessageValues) =>
     intl.formatMessage({ id }, bidiValues(values, language));
@@ -231,8 +243,7 @@ export function wordsOf(intl: IntlShape): RendererWords {
 }
 
 export function useWords(): RendererWords {
-  const intl = useIntl();
-  return useMemo(() => wordsOf(intl), [intl]);
+  return wordsOf(useIntl());
 }
 
 /** The window's words now, for code that runs outside a component (event handlers' sentences). */
