@@ -38,6 +38,8 @@ interface Variant {
   cpu: number[];
   polled: number[];
   channels: string[];
+  /** performance.mark()s a build under investigation sets, per load: name → ms after navigation. */
+  marks: Map<string, number[]>;
 }
 
 const TRACE_CATEGORIES = [
@@ -81,6 +83,13 @@ function parseArgs(argv: string[]): {
   return { rounds, traceDir, profileDir, cpuTime, polled, dirs };
 }
 
+/** The page's performance marks (a build under investigation sets them): name and ms after navigation. */
+function marksOf(page: Page): Promise<[string, number][]> {
+  return page.evaluate(() =>
+    performance.getEntriesByType('mark').map((m) => [m.name, m.startTime] as [string, number]),
+  );
+}
+
 /** The channel of each bridge call the page makes, in the order it makes them. */
 function recordChannels(page: Page, into: string[]): void {
   page.on('request', (request) => {
@@ -103,6 +112,7 @@ async function main(): Promise<void> {
     cpu: [],
     polled: [],
     channels: [],
+    marks: new Map(),
   }));
   let bench: BenchCore | null = null;
   let browser: Browser | null = null;
@@ -138,6 +148,8 @@ async function main(): Promise<void> {
         const rows = await reloadUntilPainted(variant.page!, variant.watch!, bench.profileId);
         variant.loads.push(rows.painted);
         variant.seen.push(rows.seen);
+        for (const [name, at] of await marksOf(variant.page!))
+          variant.marks.set(name, [...(variant.marks.get(name) ?? []), at]);
         if (cpuTime) variant.cpu.push(await cpuToRows(variant.page!, variant.watch!, bench.profileId));
         if (polled) variant.polled.push(await reloadWithHundredRows(variant.page!, bench.profileId));
       }
@@ -165,10 +177,12 @@ async function main(): Promise<void> {
       }
       process.stdout.write(`  last load: ${await startProfile(variant.page!)}\n`);
       process.stdout.write(`  bridge calls: ${variant.channels.join(', ')}\n`);
-      const marks = await variant.page!.evaluate(() =>
-        performance.getEntriesByType('mark').map((m) => `${m.name} ${Math.round(m.startTime)}`),
-      );
-      if (marks.length > 0) process.stdout.write(`  marks: ${marks.join(', ')}\n`);
+      if (variant.marks.size > 0) {
+        const each = [...variant.marks].map(
+          ([name, at]) => `${name} ${round(median(at), 1)} (${at.map((ms) => round(ms, 0)).join(' ')})`,
+        );
+        process.stdout.write(`  marks, median (each timed load): ${each.join('; ')}\n`);
+      }
     }
     if (traceDir) {
       mkdirSync(traceDir, { recursive: true });
