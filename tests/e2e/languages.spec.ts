@@ -79,6 +79,14 @@ function helpers({ page, words, stack }: Walk) {
         .click();
       await expect(heading(id)).toBeVisible();
     },
+    /** Opens a dialog, looks at it, and closes it with Escape. */
+    async inDialog(opener: () => Promise<void>, look: () => Promise<void>) {
+      await opener();
+      await expect(page.locator('[aria-modal="true"]')).toBeVisible();
+      await look();
+      await page.keyboard.press('Escape');
+      await expect(page.locator('[aria-modal="true"]')).toHaveCount(0);
+    },
     async addProfileOnWelcome() {
       await page.getByLabel(words('profile.field.name'), { exact: true }).fill('Alpha');
       await page.getByLabel(words('profile.field.base_url'), { exact: true }).fill(stack.service.baseUrl);
@@ -139,19 +147,13 @@ test('en-XA: every screen and dialog pseudo-localised, nothing cut off or overla
   try {
     walk = await open(browser, 'en-XA');
     const { page, words, stack } = walk;
-    const { heading, button, navTo, addProfileOnWelcome } = helpers(walk);
+    const { heading, button, navTo, addProfileOnWelcome, inDialog } = helpers(walk);
     /** Every state below is looked at in the same two ways. */
     const look = async (what: string) => {
       await expectTranslated(page, what);
       await expectLaidOut(page, what);
     };
-    const dialog = async (what: string, opener: () => Promise<void>) => {
-      await opener();
-      await expect(page.locator('[aria-modal="true"]')).toBeVisible();
-      await look(what);
-      await page.keyboard.press('Escape');
-      await expect(page.locator('[aria-modal="true"]')).toHaveCount(0);
-    };
+    const dialog = (what: string, opener: () => Promise<void>) => inDialog(opener, () => look(what));
 
     await page.goto(stack.preview.url);
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
@@ -354,18 +356,12 @@ for (const language of ['de', 'ar'] as const) {
     try {
       walk = await open(browser, language);
       const { page, words, stack } = walk;
-      const { button, navTo, addProfileOnWelcome } = helpers(walk);
+      const { button, navTo, addProfileOnWelcome, inDialog } = helpers(walk);
       const look = async (what: string) => {
         await expectLaidOut(page, what);
         await expectAccessible(page, `${what} in ${language}`);
       };
-      const dialog = async (what: string, opener: () => Promise<void>) => {
-        await opener();
-        await expect(page.locator('[aria-modal="true"]')).toBeVisible();
-        await look(what);
-        await page.keyboard.press('Escape');
-        await expect(page.locator('[aria-modal="true"]')).toHaveCount(0);
-      };
+      const dialog = (what: string, opener: () => Promise<void>) => inDialog(opener, () => look(what));
 
       await page.goto(stack.preview.url);
       await expect(page.locator('html')).toHaveAttribute('lang', language);
