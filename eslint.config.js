@@ -7,12 +7,16 @@
 //   electron/**      only the glue folders (main/, preload/) import `electron`
 //   renderer/        browser only: no Node built-ins, no Electron, no core code, and the
 //                    zod-bearing shared modules (contract, report) as types only
+// Every word a person reads comes from the message catalogues (issue 28): the local rule
+// reportdesk/no-untranslated-text (scripts/eslint/noUntranslatedText.mjs) fails on literal text
+// in the renderer's JSX and in the main process's menus, dialogs and notifications.
 // No import cycles anywhere: tests/unit/layers.test.ts walks the import graph, and lints each
 // fixture in tests/lint-fixtures/ to show every rule above fails on a deliberate violation.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import reportdesk from './scripts/eslint/noUntranslatedText.mjs';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'];
 const noNode = nodeBuiltins.map((name) => ({
@@ -88,6 +92,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noElectron, noFrontEnds] }] },
   },
   {
+    // What the main process shows: the application menu, dialogs, notifications, the window.
+    files: ['electron/main/**/*.ts', 'electron/core/desktop/**/*.ts'],
+    plugins: { reportdesk },
+    rules: { 'reportdesk/no-untranslated-text': ['error', { main: true }] },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}', 'tests/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
@@ -108,5 +118,16 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [zodBearingShared] }],
     },
+  },
+  {
+    // What the end-to-end specs run inside the page (tests/e2e/pageScript.ts bundles it).
+    files: ['tests/e2e/page/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // The app's own code (its tests render fixtures of their own).
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { reportdesk },
+    rules: { 'reportdesk/no-untranslated-text': 'error' },
   },
 );

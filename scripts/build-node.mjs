@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { esbuildCatalogues } from './catalogues.mjs';
 
 const external = ['electron', 'keytar', 'better-sqlite3'];
 const common = {
@@ -25,6 +26,9 @@ const entries = (outDir) => [
     entryPoints: ['electron/main/main.ts'],
     outfile: join(outDir, 'electron/main.cjs'),
     format: 'cjs',
+    // Every catalogue, compiled (virtual:catalogues/all): the menu, dialogs and notifications
+    // change language at once, without a file to read.
+    plugins: [esbuildCatalogues()],
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   },

@@ -390,6 +390,27 @@ const TARGETS = {
     'tests/integration/cliHistory.test.ts',
     'tests/integration/historyProperty.test.ts',
   ],
+  // Languages (issue 28): the settings file both app-wide settings use, the language setting,
+  // the main process's words, the language rules, the pseudo-languages and the error codes'
+  // English sentences (each checked against the English catalogue's).
+  'electron/core/settingsFile.ts': [
+    'tests/integration/updateSettings.test.ts',
+    'tests/integration/languageSettings.test.ts',
+  ],
+  'electron/core/gateway/languageService.ts': ['tests/integration/languageSettings.test.ts'],
+  'electron/core/desktop/words.ts': [
+    'tests/unit/desktop/words.test.ts',
+    'tests/unit/i18n/pseudo.test.ts',
+    'tests/unit/i18n/bidi.test.ts',
+  ],
+  'shared/i18n/languages.ts': ['tests/unit/i18n/languages.test.ts'],
+  'shared/i18n/pseudo.ts': ['tests/unit/i18n/pseudo.test.ts', 'tests/unit/desktop/words.test.ts'],
+  'shared/errorCodes.ts': ['tests/unit/i18n/errorWords.test.ts'],
+  // Right to left and packaging (issue 28): user data isolated in sentences, the message tree both
+  // the pseudo-languages and the isolation rewrite, the installers' languages.
+  'shared/i18n/bidi.ts': ['tests/unit/i18n/bidi.test.ts'],
+  'shared/i18n/messageTree.ts': ['tests/unit/i18n/bidi.test.ts', 'tests/unit/i18n/pseudo.test.ts'],
+  'electron/core/desktop/packagingLanguages.ts': ['tests/unit/packaging/languages.test.ts'],
 };
 
 const requested = process.argv.slice(2);

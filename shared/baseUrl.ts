@@ -1,13 +1,12 @@
 /**
- * The Report Service base URL rules, and their sentences, in one place: the core applies them
+ * The Report Service base URL rules in one place (their sentences by code, shared/errorCodes.ts): the core applies them
  * before it stores or calls an address, the renderer's forms before they ask the core. Zod-free
  * and environment-free. The accepted form is the one the client joins paths onto:
  * `scheme://host[:port][/prefix]`, no trailing slash, no pasted `/api/v1`.
  */
-import { BASE_URL_REQUIRED } from './profileRules';
+import type { Wording } from './errorCodes';
 
 const API_VERSION_SUFFIX = /\/api\/v1$/i;
-const EXAMPLE = 'https://reports.example.com';
 
 /** True for names and addresses that can only mean this computer. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -23,9 +22,13 @@ export function isLoopbackHost(hostname: string): boolean {
 export type BaseUrlCheck =
   | { ok: true; baseUrl: string }
   /** `insecure_url`: plain http:// to another computer without the explicit allowance. */
-  | { ok: false; kind: 'invalid_input' | 'insecure_url'; message: string };
+  | { ok: false; kind: 'invalid_input' | 'insecure_url'; problem: Wording };
 
-const refused = (message: string): BaseUrlCheck => ({ ok: false, kind: 'invalid_input', message });
+const refused = (code: Wording['code']): BaseUrlCheck => ({
+  ok: false,
+  kind: 'invalid_input',
+  problem: { code },
+});
 
 /**
  * Trims, removes trailing slashes and a pasted `/api/v1`; requires http(s) with a host and no
@@ -34,36 +37,28 @@ const refused = (message: string): BaseUrlCheck => ({ ok: false, kind: 'invalid_
  */
 export function checkBaseUrl(raw: string, allowInsecureHttp: boolean): BaseUrlCheck {
   const text = raw.trim();
-  if (text === '') return refused(BASE_URL_REQUIRED);
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    return refused(
-      `The base URL must start with https:// (or http:// for this computer), for example ${EXAMPLE}.`,
-    );
-  }
+  if (text === '') return refused('base_url.required');
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return refused('base_url.scheme');
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return refused(`The base URL is not a valid address. Check it for typos, for example ${EXAMPLE}.`);
+    return refused('base_url.invalid');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return refused(
-      `The base URL must start with https:// (or http:// for this computer), for example ${EXAMPLE}.`,
-    );
-  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refused('base_url.scheme');
   // WHATWG URL refuses http(s) without a host, so every address here has one.
   if (url.username !== '' || url.password !== '') {
     // Credentials in a URL end up in logs and history; the API key is set on its own.
-    return refused('Remove the user name and password from the base URL; the API key is entered separately.');
+    return refused('base_url.credentials');
   }
   if (url.search !== '' || url.hash !== '') {
-    return refused('The base URL cannot contain "?" or "#". Use only the address of the service.');
+    return refused('base_url.query');
   }
   if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
     return {
       ok: false,
       kind: 'insecure_url',
-      message: `Plain http:// is only allowed for this computer, and ${url.hostname} is not it: the API key would travel unencrypted. Use https://, or explicitly allow insecure http.`,
+      problem: { code: 'base_url.insecure', values: { host: url.hostname } },
     };
   }
   const path = url.pathname.replace(/\/+$/, '').replace(API_VERSION_SUFFIX, '').replace(/\/+$/, '');

@@ -57,6 +57,9 @@ export const CHANNEL_NAMES = [
   'repairs:restoreKeys',
   'repairs:removeKeys',
   'profiles:startAfresh',
+  // Issue 28: the language, app-wide.
+  'settings:language',
+  'settings:setLanguage',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 
@@ -71,6 +74,7 @@ export const EVENT_NAMES = [
   'offline:changed',
   'offline:refreshed',
   'repairs:changed',
+  'language:changed',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

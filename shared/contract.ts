@@ -10,16 +10,23 @@
 import { z } from 'zod';
 import { isTimeZone, parseInstant, PERIOD_KINDS, type PeriodKind } from './calendar';
 import type { Channel, EventName } from './channels';
-import { fieldErrorsFrom, type AppError, type Result } from './errors';
-import { plainListQuery } from './plainListQuery';
 import {
-  API_KEY_REQUIRED,
-  BASE_URL_REQUIRED,
-  PROFILE_NAME_MAX_LENGTH,
-  PROFILE_NAME_REQUIRED,
-} from './profileRules';
+  englishOf,
+  englishOnlyError,
+  fieldErrorsFrom,
+  fieldWordingsFrom,
+  issueEnglish,
+  issueWording,
+  wordedError,
+  type AppError,
+  type Result,
+} from './errors';
+import { plainListQuery } from './plainListQuery';
+import { SHIPPED_LANGUAGES, type LanguageState } from './i18n/languages';
+import { PROFILE_NAME_MAX_LENGTH } from './profileRules';
 import {
   CreateReportInputSchema,
+  issue,
   ListQuerySchema,
   MAX_PROJECT_LENGTH,
   MAX_URL_LENGTH,
@@ -33,6 +40,7 @@ import {
 } from './report';
 
 export { CHANNEL_NAMES, EVENT_NAMES, isChannel, isEventName, type Channel, type EventName } from './channels';
+export type { LanguageChoice, LanguageState } from './i18n/languages';
 
 // ---- Views (outputs) ----------------------------------------------------------------------
 
@@ -494,29 +502,29 @@ const profileId = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9_-]+$/, 'Not a profile id.');
+  .regex(/^[A-Za-z0-9_-]+$/, issue('field.profile_id_invalid'));
 const profileName = z
   .string()
   .transform((v) => v.trim())
   .pipe(
     z
       .string()
-      .min(1, PROFILE_NAME_REQUIRED)
-      .max(PROFILE_NAME_MAX_LENGTH, `A profile name is at most ${PROFILE_NAME_MAX_LENGTH} characters.`),
+      .min(1, issue('field.profile_name_required'))
+      .max(PROFILE_NAME_MAX_LENGTH, issue('field.profile_name_too_long', { max: PROFILE_NAME_MAX_LENGTH })),
   );
 const baseUrl = z
   .string()
   .transform((v) => v.trim())
-  .pipe(z.string().min(1, BASE_URL_REQUIRED).max(MAX_URL_LENGTH, 'The base URL is too long.'));
+  .pipe(z.string().min(1, issue('base_url.required')).max(MAX_URL_LENGTH, issue('base_url.too_long')));
 const apiKey = z
   .string()
   .transform((v) => v.trim())
   .pipe(
     z
       .string()
-      .min(1, API_KEY_REQUIRED)
-      .max(4096, 'The API key is too long.')
-      .regex(/^[\x21-\x7e]+$/, 'An API key contains no spaces or special characters. Paste it again.'),
+      .min(1, issue('field.api_key_required'))
+      .max(4096, issue('field.api_key_too_long'))
+      .regex(/^[\x21-\x7e]+$/, issue('field.api_key_characters')),
   );
 
 export const ConnectionInputSchema = z
@@ -559,6 +567,10 @@ const EXPORT_FORMAT = z.enum(['csv', 'json']);
 export const ExportInputSchema = z
   .object({ query: ListQuerySchema.omit({ page: true, per_page: true }), format: EXPORT_FORMAT })
   .strict();
+export const SetLanguageInputSchema = z
+  .object({ choice: z.union([z.literal('system'), z.enum(SHIPPED_LANGUAGES)]) })
+  .strict();
+
 /** 256 MB: far above 100,000 reports, low enough to refuse nonsense. */
 const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
 export const ExportSaveInputSchema = z
@@ -567,9 +579,12 @@ export const ExportSaveInputSchema = z
       .string()
       .min(1)
       .max(200)
-      .refine((name) => !/[/\\:*?"<>|]/.test(name) && [...name].every((c) => c >= ' '), 'Not a file name.'),
+      .refine(
+        (name) => !/[/\\:*?"<>|]/.test(name) && [...name].every((c) => c >= ' '),
+        issue('field.file_name'),
+      ),
     format: EXPORT_FORMAT,
-    content: z.string().max(MAX_EXPORT_CHARS, 'The export is too large to save.'),
+    content: z.string().max(MAX_EXPORT_CHARS, issue('field.export_too_large')),
   })
   .strict();
 export const OverviewInputSchema = ListQuerySchema.pick({ search: true, project: true, result: true });
@@ -600,6 +615,8 @@ export interface FirstScreen {
   connectivity: ConnectivityState;
   /** The list asked for, as `reports:list` answers it; null when not asked or another profile is active. */
   list: Result<ReportPageResult> | null;
+  /** What decides the language, so the window shows its first screen in it (issue 28). */
+  language: LanguageState;
 }
 export const SyncInputSchema = z
   .object({
@@ -615,7 +632,7 @@ export const CHANGES_SHOWN = 200;
 const isoTime = z
   .string()
   .max(64)
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'Not a date and time (e.g. 2026-11-23T09:00:00Z).');
+  .refine((value) => !Number.isNaN(Date.parse(value)), issue('field.date_time'));
 export const ChangesListInputSchema = z.object({ since: isoTime.optional() }).strict().optional();
 const reportIds = z.array(ReportIdSchema).max(CHANGES_SHOWN);
 export const ChangesMarksInputSchema = z.object({ ids: reportIds }).strict();
@@ -644,14 +661,8 @@ export const MAX_HISTORY_URLS = 500;
 const instant = z
   .string()
   .max(64)
-  .refine(
-    (value) => parseInstant(value) !== null,
-    'Not a date and time with its offset (e.g. 2026-11-23T09:00:00+01:00).',
-  );
-const timeZone = z
-  .string()
-  .max(64)
-  .refine(isTimeZone, 'Not a time zone this computer knows (e.g. Europe/Berlin).');
+  .refine((value) => parseInstant(value) !== null, issue('history.instant'));
+const timeZone = z.string().max(64).refine(isTimeZone, issue('history.time_zone'));
 const historyProject = z.string().max(MAX_PROJECT_LENGTH).nullable().default(null);
 const before = (earlier: string, later: string) => (parseInstant(earlier) ?? 0) < (parseInstant(later) ?? 0);
 const periodsFields = {
@@ -665,11 +676,11 @@ const compareFields = { from: instant, to: instant, project: historyProject, tim
 const sinceBeforeUntil = {
   check: (input: { since?: string; until?: string }) =>
     input.since === undefined || input.until === undefined || before(input.since, input.until),
-  error: { message: 'The start of the range must be before its end.', path: ['since'] },
+  error: { message: issue('history.range_order'), path: ['since'] },
 };
 const fromNotAfterTo = {
   check: (input: { from: string; to: string }) => !before(input.to, input.from),
-  error: { message: 'The first date must not be after the second.', path: ['from'] },
+  error: { message: issue('history.dates_order'), path: ['from'] },
 };
 export const HistoryPeriodsInputSchema = z
   .object(periodsFields)
@@ -828,6 +839,10 @@ export const CHANNELS = {
    * backup (its copy stays where `repairs:status` says). Refused while the file is not damaged.
    */
   'profiles:startAfresh': channel<typeof none, ProfilesState>(none),
+  /** What decides the app's language: the choice kept in the data folder, the system's, this run's --lang. */
+  'settings:language': channel<typeof none, LanguageState>(none),
+  /** Keeps the choice (a shipped language, or the system's) for every window, and applies it at once. */
+  'settings:setLanguage': channel<typeof SetLanguageInputSchema, LanguageState>(SetLanguageInputSchema),
 } as const satisfies Record<Channel, { input: z.ZodType; output: unknown }>;
 
 export type ChannelInput<C extends Channel> = z.input<(typeof CHANNELS)[C]['input']>;
@@ -841,8 +856,8 @@ export interface EventPayloads {
   'sync:progress': SyncProgress;
   'export:progress': ExportProgress;
   'profiles:changed': ProfilesState;
-  /** A deep link or menu item asks the renderer to go somewhere (e.g. "/reports/12"). */
-  'app:navigate': { path: string; notice?: string };
+  /** A deep link or menu item asks the renderer to go somewhere (e.g. "/reports/12"); `notice` says why not as asked. */
+  'app:navigate': { path: string; notice?: AppError };
   /** A menu item asks the renderer to run a command (refresh, new report, focus search…). */
   'app:command': { command: AppCommand };
   'updates:changed': UpdateStatus;
@@ -852,6 +867,8 @@ export interface EventPayloads {
   'offline:refreshed': OfflineRefreshed;
   /** Issue 30: a repair was made, a notice dismissed, orphaned keys found or dealt with. */
   'repairs:changed': RepairsStatus;
+  /** The language choice changed (Settings › Language): every window, the menu and the dialogs follow. */
+  'language:changed': LanguageState;
 }
 // Every event has a payload type, and every payload type an event.
 const _payloadForEveryEvent: [
@@ -886,21 +903,24 @@ export function parseChannelInput<C extends Channel>(name: C, input: unknown): R
   if (plain !== undefined) return { ok: true, value: plain };
   const parsed = CHANNELS[name].input.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data as ChannelParsedInput<C> };
-  const fieldErrors = fieldErrorsFrom(parsed.error.issues);
+  const issues = parsed.error.issues;
+  const fieldWordings = fieldWordingsFrom(issues);
+  const first = issues[0]?.message;
+  const wording = first === undefined ? null : issueWording(first);
+  const extra = {
+    fieldErrors: fieldErrorsFrom(issues),
+    ...(Object.keys(fieldWordings).length > 0 ? { fieldWordings } : {}),
+  };
   return {
     ok: false,
-    error: {
-      kind: 'invalid_input',
-      message: firstSentence(parsed.error.issues[0]?.message) ?? 'The input is not valid.',
-      fieldErrors,
-    },
+    // The first issue is the sentence: the schema's own by its code, or zod's in words for the CLI
+    // (the app then says the generic one).
+    error: wording
+      ? { ...wordedError(wording, extra), kind: 'invalid_input' }
+      : englishOnlyError(
+          'invalid_input',
+          first === undefined ? englishOf({ code: 'invalid_input' }) : issueEnglish(first),
+          extra,
+        ),
   };
-}
-
-function firstSentence(message: string | undefined): string | undefined {
-  if (!message) return undefined;
-  // zod's built-in messages ("Invalid input: expected string…") are for developers.
-  return /^(Invalid|Unrecognized|Too (big|small)|Expected)/.test(message)
-    ? 'The input is not valid: ' + message.charAt(0).toLowerCase() + message.slice(1) + '.'
-    : message;
 }

@@ -9,41 +9,45 @@
  * (renderer/src/lib/errorWords.ts, electron/cli/errorWords.ts) words it its own way.
  */
 
-export const ERROR_KINDS = [
-  'invalid_input',
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'validation',
-  'rate_limited',
-  'server_error',
-  'network',
-  'timeout',
-  'bad_response',
-  'insecure_url',
-  'keychain_unavailable',
-  'offline',
-  'no_profile',
-  'cancelled',
-  'busy',
-  /** The disk that holds the data (or an export) is full: details.folder, details.freeBytes. */
-  'disk_full',
-  /** The data folder (or an export's) cannot be written to: details.folder, details.code. */
-  'read_only',
-  /** A file ReportDesk keeps is damaged and could not be repaired by itself (reason, details). */
-  'damaged',
-  'internal',
-] as const;
-export type ErrorKind = (typeof ERROR_KINDS)[number];
+import {
+  ERROR_KINDS,
+  englishOf,
+  isErrorCode,
+  kindOf,
+  type ErrorCode,
+  type ErrorKind,
+  type ErrorValue,
+  type ErrorValuesOf,
+  type Wording,
+} from './errorCodes';
 
-export interface AppError {
+export {
+  ERROR_KINDS,
+  englishOf,
+  isErrorCode,
+  type ErrorCode,
+  type ErrorKind,
+  type Wording,
+} from './errorCodes';
+
+export interface AppError extends Wording {
   kind: ErrorKind;
-  /** A sentence for a person: what happened and what to do. */
+  /**
+   * The sentence in English, for the CLI and the logs: the code's sentence, then each note's. The
+   * app words the error from `code`, `values` and `notes` in the user's language instead.
+   */
   message: string;
+  /** Sentences that follow the code's own (a change whose outcome is unknown says so). */
+  notes?: Wording[];
   /** HTTP status, when the service answered. */
   status?: number;
-  /** Field name → messages, for `validation` (service 422) and `invalid_input`. */
+  /**
+   * Field name → messages: the service's own words on a 422 (shown as sent), or the English of
+   * `fieldWordings` for `invalid_input`.
+   */
   fieldErrors?: Record<string, string[]>;
+  /** Field name → what the core found wrong with it, by code (the app words these). */
+  fieldWordings?: Record<string, Wording[]>;
   /** Seconds the service asked us to wait, for `rate_limited`. */
   retryAfterSeconds?: number;
   /**
@@ -66,8 +70,8 @@ export interface AppError {
   details?: {
     /** The profile the error is about (`no_key_stored`). */
     profileName?: string;
-    /** Why the service could not be reached (`nothing_cached`): the network or time-out sentence. */
-    cause?: string;
+    /** Why the service could not be reached (`nothing_cached`): the network or time-out error. */
+    cause?: AppError;
     /** The folder on the full or read-only disk (`disk_full`, `read_only`). */
     folder?: string;
     /** Whose folder it is: ReportDesk's data folder, or one an export was to be saved in. */
@@ -105,44 +109,71 @@ export function isAppError(value: unknown): value is AppError {
     typeof value === 'object' &&
     value !== null &&
     typeof (value as AppError).message === 'string' &&
+    // Not checked against the table of codes: the renderer ships without its English sentences.
+    typeof (value as AppError).code === 'string' &&
     (ERROR_KINDS as readonly string[]).includes((value as AppError).kind)
   );
 }
 
-export function appError(kind: ErrorKind, message?: string, extra: Partial<AppError> = {}): AppError {
-  return { kind, message: message ?? DEFAULT_MESSAGES[kind], ...extra };
+/** What an error may carry besides its code, values and kind. */
+export type ErrorExtra = Partial<
+  Pick<
+    AppError,
+    'notes' | 'status' | 'fieldErrors' | 'fieldWordings' | 'retryAfterSeconds' | 'reason' | 'details'
+  >
+>;
+
+type ValuesArgs<C extends ErrorCode> =
+  Record<never, never> extends ErrorValuesOf<C>
+    ? [values?: ErrorValuesOf<C> & object, extra?: ErrorExtra]
+    : [values: ErrorValuesOf<C> & object, extra?: ErrorExtra];
+
+/** An error by its code: its kind and English sentence come from shared/errorCodes.ts. */
+export function appError<C extends ErrorCode>(code: C, ...[values, extra]: ValuesArgs<C>): AppError {
+  const wording: Wording =
+    values && Object.keys(values).length > 0
+      ? { code, values: values as Record<string, ErrorValue> }
+      : { code };
+  return wordedError(wording, extra);
 }
 
-export const DEFAULT_MESSAGES: Record<ErrorKind, string> = {
-  invalid_input: 'Some of the input is not valid. Check the highlighted fields and try again.',
-  unauthorized: 'The Report Service rejected the API key. Check the key, or replace it.',
-  forbidden: 'The API key is not allowed to do this. Ask the account holder for access, or use another key.',
-  not_found: 'The report was not found. It may have been deleted; refresh the list.',
-  validation: 'The Report Service did not accept the input. Check the highlighted fields.',
-  rate_limited: 'The Report Service is receiving too many requests. Wait a moment and try again.',
-  server_error: 'The Report Service had an internal problem. Try again in a moment.',
-  network: 'The Report Service could not be reached. Check the network connection and the base URL.',
-  timeout: 'The Report Service did not answer in time. Try again, or raise the time-out.',
-  bad_response: 'The Report Service sent a reply ReportDesk does not understand. Check the base URL.',
-  insecure_url:
-    'Plain http:// is only allowed for this computer (localhost). Use https://, or allow insecure http for this profile.',
-  keychain_unavailable:
-    'The system keychain is not available. Unlock or install it, or keep the key for this session only.',
-  offline:
-    'You are offline, so this change cannot be sent. Try again when the Report Service can be reached.',
-  no_profile: 'No profile is set up yet. Add a profile with a base URL and an API key.',
-  cancelled: 'The operation was cancelled.',
-  busy: 'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.',
-  disk_full:
-    'The disk that holds ReportDesk’s data is full. Nothing was lost; free some space and try again.',
-  read_only: 'ReportDesk’s data folder cannot be written to, so nothing could be saved. Reading still works.',
-  damaged: 'A file ReportDesk keeps is damaged. Nothing was written over it.',
-  internal: 'Something went wrong inside ReportDesk. Try again; if it keeps happening, check the logs.',
-};
+/** An error from a wording made elsewhere (a shared rule's answer, a schema's issue). */
+export function wordedError(wording: Wording, extra: ErrorExtra = {}): AppError {
+  const sentences = [englishOf(wording), ...(extra.notes ?? []).map(englishOf)];
+  return { kind: kindOf(wording.code), ...wording, message: sentences.join(' '), ...extra };
+}
 
-/** An `invalid_input` failure about one field: the message stands overall and beside the field. */
-export function invalidField(field: string, message: string): AppFailure {
-  return new AppFailure(appError('invalid_input', message, { fieldErrors: { [field]: [message] } }));
+/**
+ * An error only the CLI meets (its options, its stdin, its data folder): an English sentence of
+ * its own. Should one ever reach the app, the app words it by its kind's own sentence.
+ */
+export function englishOnlyError(kind: ErrorKind, message: string, extra: ErrorExtra = {}): AppError {
+  return { kind, code: kind, message, ...extra };
+}
+
+/** An `invalid_input` failure about one field: the sentence stands overall and beside the field. */
+export function fieldFailure(field: string, wording: Wording): AppFailure {
+  const error = wordedError(wording);
+  return new AppFailure({
+    ...error,
+    kind: 'invalid_input',
+    fieldErrors: { [field]: [error.message] },
+    fieldWordings: { [field]: [wording] },
+  });
+}
+
+/** `fieldFailure` by code and values. */
+export function invalidField<C extends ErrorCode>(
+  field: string,
+  code: C,
+  ...[values]: ValuesArgs<C>
+): AppFailure {
+  return fieldFailure(
+    field,
+    values && Object.keys(values).length > 0
+      ? { code, values: values as Record<string, ErrorValue> }
+      : { code },
+  );
 }
 
 /** Turns anything thrown into an AppError without leaking stack traces. */
@@ -171,7 +202,8 @@ export const dottedPath = (path: readonly PropertyKey[]): string =>
   path.length > 0 ? path.map(String).join('.') : '_';
 
 /**
- * Schema issues (zod's `error.issues`) as a field map: each field's messages in order.
+ * Schema issues (zod's `error.issues`) as a field map: each field's messages in order, in English
+ * (a schema's own messages are error codes, see shared/report.ts; zod's built-in ones are kept).
  * `keyFor` names the field as the asker knows it (the CLI names its options).
  */
 export function fieldErrorsFrom(
@@ -179,6 +211,43 @@ export function fieldErrorsFrom(
   keyFor: (path: readonly PropertyKey[]) => string = dottedPath,
 ): Record<string, string[]> {
   const fieldErrors: Record<string, string[]> = {};
-  for (const issue of issues) (fieldErrors[keyFor(issue.path)] ??= []).push(issue.message);
+  for (const issue of issues) (fieldErrors[keyFor(issue.path)] ??= []).push(issueEnglish(issue.message));
   return fieldErrors;
+}
+
+/** The schema's own messages by field, as wordings the app says (zod's built-in ones left out). */
+export function fieldWordingsFrom(issues: readonly SchemaIssue[]): Record<string, Wording[]> {
+  const wordings: Record<string, Wording[]> = {};
+  for (const issue of issues) {
+    const wording = issueWording(issue.message);
+    if (wording) (wordings[dottedPath(issue.path)] ??= []).push(wording);
+  }
+  return wordings;
+}
+
+/** A schema issue's message as a wording: a code, or a code with values (shared/report.ts › issue); null for zod's own. */
+export function issueWording(message: string): Wording | null {
+  if (isErrorCode(message)) return { code: message };
+  if (!message.startsWith('{')) return null;
+  try {
+    const parsed = JSON.parse(message) as Partial<Wording>;
+    return isErrorCode(parsed.code) && typeof parsed.values === 'object' && parsed.values !== null
+      ? { code: parsed.code, values: parsed.values }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A schema issue's message in English: its code's sentence, or zod's own words made a sentence. */
+export function issueEnglish(message: string): string {
+  const wording = issueWording(message);
+  if (wording) return englishOf(wording);
+  // zod's built-in messages ("Invalid input: expected string…") are for developers.
+  return /^(Invalid|Unrecognized|Too (big|small)|Expected)/.test(message)
+    ? englishOf({
+        code: 'field.invalid',
+        values: { detail: message.charAt(0).toLowerCase() + message.slice(1) },
+      })
+    : message;
 }

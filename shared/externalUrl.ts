@@ -3,19 +3,20 @@
  * the window): http(s) only, no user name or password in them, not absurdly long. Zod-free and
  * environment-free, so the core, the Electron glue and the renderer can all apply it.
  */
+import type { Wording } from './errorCodes';
+
 export const MAX_EXTERNAL_URL_LENGTH = 4096;
 
 export type ExternalUrlRefusal = 'not_a_url' | 'not_web' | 'credentials' | 'too_long';
 
 export type ExternalUrlVerdict = { ok: true; href: string } | { ok: false; reason: ExternalUrlRefusal };
 
-/** Why an address is not opened, in the words every front end uses. */
-export const EXTERNAL_URL_REFUSED: Record<ExternalUrlRefusal, string> = {
-  not_a_url: 'That is not a web address, so it was not opened.',
-  not_web: 'Only http:// and https:// addresses are opened in the browser.',
-  credentials: 'Addresses with a user name or password in them are not opened in the browser.',
-  too_long: `Addresses longer than ${MAX_EXTERNAL_URL_LENGTH} characters are not opened in the browser.`,
-};
+/** Why an address is not opened, as the error every front end words. */
+export function externalUrlRefusal(reason: ExternalUrlRefusal): Wording {
+  return reason === 'too_long'
+    ? { code: 'external_url.too_long', values: { max: MAX_EXTERNAL_URL_LENGTH } }
+    : { code: `external_url.${reason}` };
+}
 
 /** The address to open (normalised by URL), or why it must not be opened. */
 export function checkExternalUrl(url: unknown): ExternalUrlVerdict {

@@ -3,6 +3,7 @@
  * renderer uses without pulling a schema library into its bundle. Environment-free.
  * The zod schemas built on these live in ./report.ts.
  */
+import type { Wording } from './errorCodes';
 
 export const REPORT_RESULTS = ['good', 'decent', 'bad'] as const;
 export type ReportResult = (typeof REPORT_RESULTS)[number];
@@ -19,11 +20,6 @@ export function privacyFromName(name: PrivacyName): PrivacyValue {
 export function privacyName(value: PrivacyValue): PrivacyName {
   return PRIVACY_NAMES[value];
 }
-export const PRIVACY_LABELS: Record<PrivacyValue, string> = {
-  0: 'Public',
-  1: 'Private',
-  2: 'Password',
-};
 
 /** A report as the service returned it: the known fields, plus whatever else it sent. */
 export interface Report {
@@ -131,31 +127,30 @@ export const MAX_SEARCH_LENGTH = 2000;
 export const MAX_PAGE = 1_000_000;
 export const MAX_PROJECT_LENGTH = 200;
 
-export const REPORT_PASSWORD_REQUIRED = 'A password-protected report needs a password.';
-export const REPORT_PASSWORD_TOO_LONG = `The password is at most ${MAX_PASSWORD_LENGTH} characters.`;
+/** What a report form finds wrong with a field: a sentence by its code (shared/errorCodes.ts). */
+export type FieldProblem = Wording;
 
 /** The password rule of create and update: needed with privacy 2 (Password), and not too long. */
-export function reportPasswordProblem(privacy: PrivacyValue, password: string): string | null {
+export function reportPasswordProblem(privacy: PrivacyValue, password: string): FieldProblem | null {
   if (privacy !== 2) return null;
-  if (password === '') return REPORT_PASSWORD_REQUIRED;
-  if (password.length > MAX_PASSWORD_LENGTH) return REPORT_PASSWORD_TOO_LONG;
+  if (password === '') return { code: 'report_password.required' };
+  if (password.length > MAX_PASSWORD_LENGTH)
+    return { code: 'report_password.too_long', values: { max: MAX_PASSWORD_LENGTH } };
   return null;
 }
 
-/** Checks a URL to analyse: absolute, http(s), with a host. Returns a sentence or null. */
-export function reportUrlProblem(raw: string): string | null {
+/** Checks a URL to analyse: absolute, http(s), with a host. Returns the problem or null. */
+export function reportUrlProblem(raw: string): FieldProblem | null {
   const value = raw.trim();
-  if (value === '') return 'Enter the address to analyse.';
-  if (value.length > MAX_URL_LENGTH) return `The address is longer than ${MAX_URL_LENGTH} characters.`;
+  if (value === '') return { code: 'report_url.required' };
+  if (value.length > MAX_URL_LENGTH) return { code: 'report_url.too_long', values: { max: MAX_URL_LENGTH } };
   let parsed: URL;
   try {
     parsed = new URL(value);
   } catch {
-    return 'Enter a full address starting with http:// or https://.';
+    return { code: 'report_url.not_absolute' };
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return 'Only http:// and https:// addresses can be analysed.';
-  }
-  if (parsed.hostname === '') return 'The address needs a host name.';
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { code: 'report_url.not_web' };
+  if (parsed.hostname === '') return { code: 'report_url.no_host' };
   return null;
 }

@@ -7,13 +7,12 @@
  * normalised, every other field the service returns is kept untouched.
  */
 import { z } from 'zod';
+import type { ErrorCode, ErrorValue } from './errorCodes';
 import {
   MAX_PAGE,
   MAX_PASSWORD_LENGTH,
   MAX_PROJECT_LENGTH,
   MAX_SEARCH_LENGTH,
-  REPORT_PASSWORD_REQUIRED,
-  REPORT_PASSWORD_TOO_LONG,
   REPORT_RESULTS,
   SORT_BY_VALUES,
   SORT_VALUES,
@@ -22,6 +21,14 @@ import {
 
 export * from './model';
 
+/**
+ * A schema's own message is an error code (shared/errorCodes.ts), with its values when it takes
+ * some: the English sentence for the CLI and the wording the app says come from one place
+ * (shared/errors.ts › issueWording, fieldErrorsFrom).
+ */
+export const issue = (code: ErrorCode, values?: Record<string, ErrorValue>): string =>
+  values ? JSON.stringify({ code, values }) : code;
+
 /** Ids may arrive as numbers or strings; the client treats them as opaque strings. */
 export const ReportIdSchema = z
   .union([z.string(), z.number().int().nonnegative()])
@@ -29,9 +36,9 @@ export const ReportIdSchema = z
   .pipe(
     z
       .string()
-      .min(1, 'A report id cannot be empty.')
-      .max(64, 'A report id is at most 64 characters.')
-      .regex(/^[A-Za-z0-9_-]+$/, 'A report id may contain only letters, digits, "-" and "_".'),
+      .min(1, issue('report_id.empty'))
+      .max(64, issue('report_id.too_long'))
+      .regex(/^[A-Za-z0-9_-]+$/, issue('report_id.characters')),
   );
 
 const privacyField = z.preprocess(
@@ -63,16 +70,16 @@ export const AccountSchema = z.record(z.string(), z.unknown());
 const perPageField = z.preprocess(
   (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
   z.union([z.literal(10), z.literal(25), z.literal(50), z.literal(100)], {
-    error: 'Page size must be one of 10, 25, 50 or 100.',
+    error: issue('field.per_page'),
   }),
 );
 const pageField = z.preprocess(
   (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
   z
-    .number({ error: 'Page must be a whole number from 1.' })
-    .int('Page must be a whole number from 1.')
-    .min(1, 'Page must be a whole number from 1.')
-    .max(MAX_PAGE, 'Page is too large.'),
+    .number({ error: issue('field.page') })
+    .int(issue('field.page'))
+    .min(1, issue('field.page'))
+    .max(MAX_PAGE, issue('field.page_too_large')),
 );
 
 /** `page` is not in the spec, but a paginated list needs one; Laravel-style services use it. */
@@ -80,12 +87,12 @@ export const ListQuerySchema = z
   .object({
     search: z
       .string()
-      .max(MAX_SEARCH_LENGTH, `Search text is at most ${MAX_SEARCH_LENGTH} characters.`)
+      .max(MAX_SEARCH_LENGTH, issue('field.search_too_long', { max: MAX_SEARCH_LENGTH }))
       .optional(),
     search_by: z.literal('url').optional(),
     project: z
       .string()
-      .max(MAX_PROJECT_LENGTH, `Project is at most ${MAX_PROJECT_LENGTH} characters.`)
+      .max(MAX_PROJECT_LENGTH, issue('field.project_too_long', { max: MAX_PROJECT_LENGTH }))
       .optional(),
     result: z.enum(REPORT_RESULTS).optional(),
     sort_by: z.enum(SORT_BY_VALUES).optional(),
@@ -99,17 +106,19 @@ export type ParsedListQuery = z.output<typeof ListQuerySchema>;
 // ---- Create / update inputs ---------------------------------------------------------------
 
 const reportUrlField = z
-  .string({ error: 'Enter the address to analyse.' })
+  .string({ error: issue('report_url.required') })
   .transform((v) => v.trim())
   .superRefine((v, ctx) => {
     const problem = reportUrlProblem(v);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    if (problem) ctx.addIssue({ code: 'custom', message: issue(problem.code, problem.values) });
   });
 
 const privacyInput = z.union([z.literal(0), z.literal(1), z.literal(2)], {
-  error: 'Privacy must be 0 (public), 1 (private) or 2 (password).',
+  error: issue('field.privacy'),
 });
-const passwordInput = z.string().max(MAX_PASSWORD_LENGTH, REPORT_PASSWORD_TOO_LONG);
+const passwordInput = z
+  .string()
+  .max(MAX_PASSWORD_LENGTH, issue('report_password.too_long', { max: MAX_PASSWORD_LENGTH }));
 
 export const CreateReportInputSchema = z
   .object({
@@ -120,7 +129,7 @@ export const CreateReportInputSchema = z
   .strict()
   .superRefine((v, ctx) => {
     if (v.privacy === 2 && !v.password) {
-      ctx.addIssue({ code: 'custom', path: ['password'], message: REPORT_PASSWORD_REQUIRED });
+      ctx.addIssue({ code: 'custom', path: ['password'], message: issue('report_password.required') });
     }
   })
   // A password only means something with privacy 2; never send it otherwise.
@@ -133,21 +142,15 @@ export const UpdateReportInputSchema = z
     privacy: privacyInput.optional(),
     password: passwordInput.optional(),
     /** The spec's `results` flag (0 = No, 1 = Yes); its effect is the service's. */
-    results: z
-      .union([z.literal(0), z.literal(1)], { error: 'Results must be 0 (no) or 1 (yes).' })
-      .optional(),
+    results: z.union([z.literal(0), z.literal(1)], { error: issue('field.results') }).optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
     if (v.privacy === 2 && !v.password) {
-      ctx.addIssue({ code: 'custom', path: ['password'], message: REPORT_PASSWORD_REQUIRED });
+      ctx.addIssue({ code: 'custom', path: ['password'], message: issue('report_password.required') });
     }
     if (v.password !== undefined && v.privacy !== 2) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['password'],
-        message: 'A password is only used with privacy 2 (password).',
-      });
+      ctx.addIssue({ code: 'custom', path: ['password'], message: issue('report_password.not_used') });
     }
   });
 export type UpdateReportInput = z.input<typeof UpdateReportInputSchema>;

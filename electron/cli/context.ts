@@ -4,7 +4,7 @@
  * in through `CliIo`, so tests run `runCli` in-process exactly as main.ts does.
  */
 import type { z } from 'zod';
-import { AppFailure, appError, fieldErrorsFrom } from '../../shared/errors';
+import { AppFailure, englishOnlyError, fieldErrorsFrom, issueEnglish } from '../../shared/errors';
 import type { KeyStore } from '../core/keys/keyStore';
 import type { CoreServices } from '../core/services';
 import type { CommandSpec, OptionValues } from './args';
@@ -66,8 +66,9 @@ export function validated<S extends z.ZodType>(
     const field = String(path[0] ?? 'input');
     return optionFor[field] ?? field;
   });
-  const message = parsed.error.issues[0]?.message ?? 'The input is not valid.';
-  throw new AppFailure(appError('invalid_input', message, { fieldErrors }));
+  const first = parsed.error.issues[0]?.message;
+  const message = first === undefined ? 'The input is not valid.' : issueEnglish(first);
+  throw new AppFailure(englishOnlyError('invalid_input', message, { fieldErrors }));
 }
 
 export function withoutUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
@@ -82,7 +83,7 @@ export async function readStdin(stdin: CliIo['stdin'], what: string): Promise<st
     received += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     if (received.length > MAX_STDIN_BYTES) {
       throw new AppFailure(
-        appError('invalid_input', `The ${what} on stdin is far too long. Pipe in only the ${what}.`),
+        englishOnlyError('invalid_input', `The ${what} on stdin is far too long. Pipe in only the ${what}.`),
       );
     }
   }

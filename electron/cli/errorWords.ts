@@ -36,7 +36,7 @@ export function cliErrorMessage(error: AppError, context: CliErrorContext = {}):
     return `The profiles file ${file} is damaged and there is no backup to restore. ${kept}; nothing is written over it until you agree. Put a good copy of profiles.json back yourself, or start a new, empty list with "${PROGRAM} profiles reset --yes".`;
   }
   if (error.reason === 'nothing_cached' && error.details?.cause !== undefined) {
-    return `${error.details.cause} Nothing for this is in the offline cache yet; once the service can be reached, run "${PROGRAM} cache sync" to keep every report available offline.`;
+    return `${error.details.cause.message} Nothing for this is in the offline cache yet; once the service can be reached, run "${PROGRAM} cache sync" to keep every report available offline.`;
   }
   return error.message;
 }

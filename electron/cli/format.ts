@@ -6,7 +6,7 @@
 import type { CacheStatus, ProfilesState, Sourced, SyncProgress, SyncSummary } from '../../shared/contract';
 import type { AppError } from '../../shared/errors';
 import { formatBytes, timeAgo } from '../../shared/format';
-import { PRIVACY_LABELS, type PrivacyValue, type Report, type ReportPage } from '../../shared/report';
+import type { PrivacyValue, Report, ReportPage } from '../../shared/report';
 import { withoutControlCharacters } from '../core/text';
 
 export function toJson(value: unknown): string {
@@ -53,6 +53,9 @@ export function display(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return terminalSafe(JSON.stringify(value) ?? '-');
 }
+
+/** The CLI's names of the privacy values (it speaks English; the app's are in its catalogue). */
+const PRIVACY_LABELS: Record<PrivacyValue, string> = { 0: 'Public', 1: 'Private', 2: 'Password' };
 
 export function privacyText(value: unknown): string {
   return typeof value === 'number' && value in PRIVACY_LABELS

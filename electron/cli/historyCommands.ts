@@ -5,7 +5,7 @@
  */
 import { formatInstant, type PeriodKind } from '../../shared/calendar';
 import type { HistoryUnavailable } from '../../shared/contract';
-import { AppFailure, appError } from '../../shared/errors';
+import { AppFailure, englishOnlyError } from '../../shared/errors';
 import { UsageError } from './args';
 import { whose } from './cacheCommands';
 import { PROGRAM, text, type CliCommand, type CommandContext } from './context';
@@ -86,11 +86,11 @@ export const HISTORY_COMMANDS: CliCommand[] = [
       const answer = await core.handlers['history:timeline']({ url });
       const of = whose(core.target);
       if (!answer.available) {
-        throw new AppFailure(appError('not_found', emptyNote(answer.reason, of).trimEnd()));
+        throw new AppFailure(englishOnlyError('not_found', emptyNote(answer.reason, of).trimEnd()));
       }
       if (answer.reports.length === 0) {
         throw new AppFailure(
-          appError(
+          englishOnlyError(
             'not_found',
             `The offline copy of ${of} holds no report of ${display(url)} with a readable date and result; check the URL (it must match exactly), or ${FILL}.`,
           ),

@@ -11,7 +11,7 @@
  * and no sentence here quotes a proxy variable: they name the proxy by host and port only.
  */
 import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
-import { AppFailure, appError } from '../../shared/errors';
+import { AppFailure, englishOnlyError } from '../../shared/errors';
 import { registerSecret } from '../core/log';
 import { UsageError } from './args';
 
@@ -138,19 +138,19 @@ export function proxyFailure(thrown: unknown, proxy: ProxyRoute): AppFailure | u
       /Proxy Authentication Required \((407)\)/.exec(message)?.[1];
     if (status !== undefined) {
       return new AppFailure(
-        appError('network', proxyRefusalMessage(proxy, Number(status)), { status: Number(status) }),
+        englishOnlyError('network', proxyRefusalMessage(proxy, Number(status)), { status: Number(status) }),
       );
     }
     // Every connection of a proxied request goes to the proxy, so a refusal on its port or a
     // lookup of its host name that failed is the proxy's.
     if (cause.code === 'ECONNREFUSED' && cause.port === proxyPort) {
       return new AppFailure(
-        appError('network', proxyUnreachableMessage(proxy, 'the connection was refused')),
+        englishOnlyError('network', proxyUnreachableMessage(proxy, 'the connection was refused')),
       );
     }
     if ((cause.code === 'ENOTFOUND' || cause.code === 'EAI_AGAIN') && cause.hostname === proxyUrl.hostname) {
       return new AppFailure(
-        appError('network', proxyUnreachableMessage(proxy, 'its host name was not found')),
+        englishOnlyError('network', proxyUnreachableMessage(proxy, 'its host name was not found')),
       );
     }
   }

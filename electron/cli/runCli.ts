@@ -3,8 +3,8 @@
  * shares the desktop app's profiles, keychain entries and offline cache), and turn any failure
  * into one sentence on stderr (plus field lines for rejected input) and an exit code.
  */
-import { appError, toAppError } from '../../shared/errors';
-import { nativeModuleFailureMessage } from '../core/nativeModules';
+import { toAppError } from '../../shared/errors';
+import { nativeModuleFailure } from '../core/nativeModules';
 import { parseArgs, usageText, UsageError } from './args';
 import type { CliIo } from './context';
 import { cliErrorMessage } from './errorWords';
@@ -41,9 +41,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${thrown.message} ${usageHint(thrown.topic)}\n`);
       return EXIT_CODES.usage;
     }
-    const wrongBuild = nativeModuleFailureMessage(thrown, 'node');
+    const wrongBuild = nativeModuleFailure(thrown, 'node');
     if (wrongBuild) {
-      io.stderr.write(errorText(appError('internal', wrongBuild)));
+      io.stderr.write(errorText(wrongBuild));
       return exitCodeFor('internal');
     }
     const error = toAppError(thrown);

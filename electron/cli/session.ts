@@ -7,7 +7,7 @@
  * base URL and key, by a hash, without storing the key). Otherwise a profile: --profile NAME,
  * else the active one; an explicit --profile wins over the environment's key.
  */
-import { AppFailure, appError } from '../../shared/errors';
+import { AppFailure, englishOnlyError } from '../../shared/errors';
 import { normalizeBaseUrl } from '../core/api/baseUrl';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from '../core/api/client';
 import { errorCode } from '../core/errorCode';
@@ -82,7 +82,7 @@ export function findProfile(services: CoreServices, name: string): StoredProfile
   const profile = services.profiles.findByName(name);
   if (!profile) {
     throw new AppFailure(
-      appError(
+      englishOnlyError(
         'not_found',
         `There is no profile named "${name}". Run "${PROGRAM} profiles list" to see the profiles.`,
       ),
@@ -188,7 +188,7 @@ export class CliSession {
       if (disk) throw disk;
       const code = errorCode(thrown);
       throw new AppFailure(
-        appError(
+        englishOnlyError(
           'internal',
           isSqliteError(thrown)
             ? `The offline cache in ${dataDir} could not be opened (${code}); another ReportDesk may be using it right now. Try again in a moment, or choose another folder with --data-dir.`

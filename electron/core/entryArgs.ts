@@ -4,6 +4,7 @@
  * own grammar (electron/cli/args.ts) with per-command help.
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { isLanguage, PSEUDO_LANGUAGES, SHIPPED_LANGUAGES, type Language } from '../../shared/i18n/languages';
 
 /** A usage mistake: print the sentence and the usage line, exit with 2. */
 export class EntryUsageError extends Error {}
@@ -22,6 +23,15 @@ export function parseEntryArgs<O extends ParseArgsOptionsConfig>(argv: string[],
     const first = message.split(/(?<=\.)\s/)[0].trim();
     throw new EntryUsageError(first.endsWith('.') ? first : `${first}.`);
   }
+}
+
+/** A `--lang` code: a shipped or pseudo language; null when absent. */
+export function parseLanguage(text: string | undefined): Language | null {
+  if (text === undefined) return null;
+  if (isLanguage(text)) return text;
+  throw new EntryUsageError(
+    `--lang must be one of ${[...SHIPPED_LANGUAGES, ...PSEUDO_LANGUAGES].join(', ')}, not "${text}".`,
+  );
 }
 
 /** A TCP port from text (0 = any free port); `fallback` when the text is missing or empty. */

@@ -8,16 +8,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { LockedStoreName } from '../../shared/errorCodes';
 import { AppFailure, appError } from '../../shared/errors';
 import { errorCode } from './errorCode';
 import type { Logger } from './log';
 import { ensurePrivateFile } from './privateFiles';
 import { storageFailure } from './storageFailure';
 
-/** Who a store's lock failures speak of: "The profiles" are changed by another "window or command". */
+/** Whose lock failures these are: the sentences name the store (shared/errorCodes.ts › LockedStoreName). */
 export interface LockedStore {
-  subject: string;
-  otherHolders: string;
+  store: LockedStoreName;
   file: string;
   waitMs: number;
   logger: Logger;
@@ -34,20 +34,12 @@ export function lockFailure(store: LockedStore, error: unknown): AppFailure {
   store.logger.error(store.logMessage, { code });
   if (code === 'SQLITE_BUSY') {
     return new AppFailure(
-      appError(
-        'busy',
-        `${store.subject} are being changed by another ReportDesk ${store.otherHolders}, which has not finished within ${Math.ceil(store.waitMs / 1000)} seconds. Nothing was changed; try again in a moment.`,
-      ),
+      appError('lock.busy', { store: store.store, seconds: Math.ceil(store.waitMs / 1000) }),
     );
   }
   return (
     storageFailure(error, { folder: dirname(store.file), place: 'data_folder' }) ??
-    new AppFailure(
-      appError(
-        'internal',
-        `${store.subject} could not be saved to ${store.file} (${code}). Check that the disk has space and the folder is writable, then try again.`,
-      ),
-    )
+    new AppFailure(appError('lock.save_failed', { store: store.store, file: store.file, code }))
   );
 }
 

@@ -86,12 +86,7 @@ export class GuardedDatabase {
       join(folder, REPAIR_LOCK),
       REPAIR_WAIT_MS,
       (error) =>
-        new AppFailure(
-          appError(
-            'internal',
-            `The damaged file ${options.file} could not be set aside (${errorCode(error)}). Check that the folder is writable, then try again.`,
-          ),
-        ),
+        new AppFailure(appError('storage.set_aside_failed', { file: options.file, code: errorCode(error) })),
     );
     const code = readOnlyCode(folder);
     this.readOnly = code === null ? null : { folder, code };

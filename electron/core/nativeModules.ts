@@ -5,6 +5,8 @@
  * different Node.js version using NODE_MODULE_VERSION …"), which would otherwise surface as "could
  * not open its data" or "the keychain could not be used" and send the user the wrong way.
  */
+import { appError, type AppError } from '../../shared/errors';
+
 const NATIVE_FILES: { name: string; file: RegExp }[] = [
   { name: 'better-sqlite3', file: /better[-_]sqlite3/ },
   { name: 'keytar', file: /keytar/ },
@@ -15,15 +17,18 @@ const WRONG_BUILD =
 
 export type NativeRuntime = 'electron' | 'node';
 
-/** The one-sentence message for a wrong-runtime build, or null when `thrown` is something else. */
-export function nativeModuleFailureMessage(
+/** The error for a wrong-runtime build (what to run instead), or null when `thrown` is something else. */
+export function nativeModuleFailure(
   thrown: unknown,
   runtime: NativeRuntime = process.versions.electron ? 'electron' : 'node',
-): string | null {
+): AppError | null {
   if (!(thrown instanceof Error) || !WRONG_BUILD.test(thrown.message)) return null;
   const module = NATIVE_FILES.find(({ file }) => file.test(`${thrown.message}\n${thrown.stack ?? ''}`));
   if (!module) return null;
-  return runtime === 'electron'
-    ? `The ${module.name} module was built for another runtime (Node, not this Electron): run "node scripts/native-modules.mjs electron" in the ReportDesk checkout (npm start does it), or reinstall ReportDesk, then start it again.`
-    : `The ${module.name} module was built for another runtime (Electron, by npm start): run "node scripts/native-modules.mjs node" in the ReportDesk checkout (npm run cli and the test command do it), then try again.`;
+  return appError('native.wrong_build', { module: module.name, runtime });
+}
+
+/** The same, as its one English sentence (the CLI's, the logs'). */
+export function nativeModuleFailureMessage(thrown: unknown, runtime?: NativeRuntime): string | null {
+  return nativeModuleFailure(thrown, runtime)?.message ?? null;
 }

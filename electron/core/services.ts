@@ -20,6 +20,7 @@ import { Connectivity } from './gateway/connectivity';
 import { ExportService, type SaveExport } from './gateway/exportService';
 import { gatewayHandlers } from './gateway/gateway';
 import { HistoryService } from './gateway/historyService';
+import { LanguageService, type LanguageOptions } from './gateway/languageService';
 import { Links } from './gateway/links';
 import { OfflineService } from './gateway/offlineService';
 import { OnlinePolicy } from './gateway/onlinePolicy';
@@ -83,6 +84,8 @@ export interface CoreServicesOptions {
    * tests pass their environment; the app only when it is not packaged. Absent: no crash point.
    */
   crashPointsFrom?: Readonly<Record<string, string | undefined>>;
+  /** The system's languages (the app) and this run's `--lang`, for the language the window shows. */
+  language?: LanguageOptions;
 }
 
 export interface CoreServices {
@@ -102,6 +105,8 @@ export interface CoreServices {
   listAll: ExportService['collect'];
   /** Repairs this core made (the CLI says each once) and will make. */
   repairs: RepairNotes;
+  /** The app's language setting (the main process words its menu and dialogs by it). */
+  language: LanguageService;
   close(): Promise<void>;
 }
 
@@ -248,6 +253,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     announceProfiles: () => profileService.announce(),
     logger,
   });
+  const language = new LanguageService(options.dataDir, events, options.language, logger);
   const changes = new ChangeTracker();
   const updates =
     options.updates?.({
@@ -275,6 +281,7 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     offline,
     repairs: repairsService,
     history: new HistoryService(connections, cache, now, exports),
+    language,
   });
   // Report writes are counted: a restart into an update waits while a bulk change sends them.
   // A full disk or a read-only folder is told as such on every channel (storageErrors.ts).
@@ -327,11 +334,13 @@ export async function createCoreServices(options: CoreServicesOptions): Promise<
     updates,
     listAll: (query, walk) => exports.collect(query, walk),
     repairs,
+    language,
     async close() {
       if (closed) return;
       closed = true;
       scheduler?.stop();
       updates.close();
+      language.close();
       profileService.close();
       repairsService.close();
       offline.close();

@@ -7,7 +7,6 @@
  */
 import { accessSync, constants, statfsSync } from 'node:fs';
 import { AppFailure, appError, type AppError } from '../../shared/errors';
-import { formatBytes } from '../../shared/format';
 import { errorCode } from './errorCode';
 
 export type StorageProblem = 'disk_full' | 'read_only';
@@ -70,24 +69,26 @@ export interface StoragePlace {
 /** The AppError for a storage problem at `where` (its sentence names the folder and the free space). */
 export function storageError(problem: StorageProblem, code: string, where: StoragePlace): AppError {
   const { folder, place, offlineReports } = where;
-  const what = place === 'data_folder' ? `the data folder ${folder}` : folder;
-  const kept =
-    offlineReports === undefined
-      ? ''
-      : `: ${offlineReports} ${offlineReports === 1 ? 'report is' : 'reports are'} available offline`;
   if (problem === 'disk_full') {
     const free = freeBytes(folder);
     return appError(
-      'disk_full',
-      `The disk that holds ${what} is full${free === undefined ? '' : ` (${formatBytes(free)} free)`}. Nothing was lost${kept}; free some space and try again.`,
+      'storage.disk_full',
+      {
+        place,
+        folder,
+        freeKnown: free === undefined ? 'no' : 'yes',
+        freeMegabytes: free === undefined ? 0 : Math.floor(free / 100_000) / 10,
+        offlineKnown: offlineReports === undefined ? 'no' : 'yes',
+        offlineReports: offlineReports ?? 0,
+      },
       {
         details: { folder, place, code, offlineReports, ...(free === undefined ? {} : { freeBytes: free }) },
       },
     );
   }
   return appError(
-    'read_only',
-    `${what.charAt(0).toUpperCase()}${what.slice(1)} cannot be written to (${code}), so nothing was saved${place === 'data_folder' ? '; reading still works' : ''}. Make the folder writable${place === 'export' ? ' or choose another' : ''}, then try again.`,
+    'storage.read_only',
+    { place, folder, code },
     { details: { folder, place, code, offlineReports } },
   );
 }

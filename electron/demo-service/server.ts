@@ -641,14 +641,14 @@ function readBody(req: IncomingMessage): Promise<string | 'too-large' | 'aborted
 function listen(server: ReturnType<typeof createServer>, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const where = `${host}:${port}`;
-      const text =
+      const address = `${host}:${port}`;
+      const failure =
         error.code === 'EADDRINUSE'
-          ? `The demo service could not start: ${where} is already in use. Stop the program using it, or choose another port.`
+          ? appError('demo.port_in_use', { address })
           : error.code === 'EACCES'
-            ? `The demo service could not start: it may not listen on ${where}. Choose a port above 1024.`
-            : `The demo service could not start on ${where} (${error.code ?? 'unknown error'}). Choose another port and try again.`;
-      reject(new AppFailure(appError('network', text)));
+            ? appError('demo.port_refused', { address })
+            : appError('demo.start_failed', { address, code: error.code ?? 'unknown error' });
+      reject(new AppFailure(failure));
     });
     server.listen(port, host, () => resolve());
   });

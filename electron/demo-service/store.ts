@@ -292,13 +292,7 @@ export class ReportStore {
     }
     const checked = DataFileSchema.safeParse(parsed);
     if (!checked.success) {
-      throw new AppFailure(
-        appError(
-          'internal',
-          `The demo service's data file ${file} is damaged or not a demo data file. ` +
-            'Move it away to start with fresh demo data, or restore a backup of it.',
-        ),
-      );
+      throw new AppFailure(appError('demo.data_damaged', { file }));
     }
     return checked.data;
   }

@@ -17,11 +17,15 @@ import {
   type BrowserWindow,
 } from 'electron';
 import { join, resolve } from 'node:path';
-import { toAppError } from '../../shared/errors';
-import { checkExternalUrl, EXTERNAL_URL_REFUSED } from '../../shared/externalUrl';
+import { CATALOGUES } from 'virtual:catalogues/all';
+import { AppFailure, toAppError, wordedError } from '../../shared/errors';
+import { checkExternalUrl, externalUrlRefusal } from '../../shared/externalUrl';
+import { isLanguage, languageArgument, type Language, type LanguageState } from '../../shared/i18n/languages';
+import type { Words } from '../../shared/i18n/messages';
+import { errorSentence } from '../../shared/i18n/errorSentence';
 import { writeExportFile } from '../core/export/exportFile';
 import { createLogger, rotatingFileSink } from '../core/log';
-import { nativeModuleFailureMessage } from '../core/nativeModules';
+import { nativeModuleFailure } from '../core/nativeModules';
 import { createCoreServices, type CoreServices } from '../core/services';
 import { storageFailure } from '../core/storageFailure';
 import { inProcessDemoLauncher } from '../demo-service/launcher';
@@ -30,6 +34,7 @@ import { DEEP_LINK_SCHEME, findDeepLinkInArgv, parseDeepLink } from '../core/des
 import { routeMenuCommand, type MenuCommandId } from '../core/desktop/menuTemplate';
 import { registersDeepLinks, userDataOverride } from '../core/desktop/runMode';
 import { notificationFor } from '../core/desktop/notifications';
+import { wordsFor } from '../core/desktop/words';
 import { isPermissionGranted } from '../core/desktop/permissions';
 import { isTrustedInvokeEvent } from '../core/desktop/trust';
 import { WINDOW_STATE_FILE } from '../core/desktop/windowState';
@@ -64,6 +69,11 @@ process.on('unhandledRejection', (reason) => {
   logger.error('Unhandled rejection', { error: reason instanceof Error ? reason.message : String(reason) });
 });
 
+/** `--lang CODE` (npm start -- --lang de): this run's language, any shipped or pseudo one. */
+const runLanguage = languageGiven(languageArgument(process.argv));
+// Chromium's own words (context menus, the spell checker) follow a real language too.
+if (runLanguage && !runLanguage.includes('-X')) app.commandLine.appendSwitch('lang', runLanguage);
+
 protocol.registerSchemesAsPrivileged([
   // codeCache (with standard): scripts' compiled code is kept between starts (Electron's
   // protocol docs; appProtocol.ts marks the hashed assets as kept for good).
@@ -82,6 +92,11 @@ let services: CoreServices | null = null;
 let unbindContract: (() => void) | null = null;
 let mainWindow: BrowserWindow | null = null;
 const relay = new RendererEventRelay();
+/**
+ * The words of the menu, dialogs and notifications: in the language the window shows, changed
+ * with it. Until the core says which that is: this run's --lang, else English.
+ */
+let words: Words = wordsFor({ choice: 'system', systemLanguages: [], runLanguage }, CATALOGUES);
 
 if (!app.requestSingleInstanceLock()) {
   // Another ReportDesk owns this data folder; it receives our argv (and deep link) and shows itself.
@@ -114,9 +129,12 @@ async function start(): Promise<void> {
   // Installers register the scheme too; a development run only when REPORT_DESK_REGISTER_LINKS=1.
   if (registersDeepLinks(runMode)) registerDeepLinkScheme();
   if (process.platform === 'win32') app.setAppUserModelId('com.reportdesk.app');
-  app.setAboutPanelOptions({ applicationName: 'ReportDesk', applicationVersion: app.getVersion() });
 
-  protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
+  // The window's page is served in the language main's words are in (set before the first frame).
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler(rendererDir, { documentLanguage: () => words.language }),
+  );
   // Nothing but clipboard writes from the app page (Copy URL): see core/desktop/permissions.ts.
   session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
     callback(isPermissionGranted(permission, contents.getURL(), APP_ORIGIN)),
@@ -139,7 +157,9 @@ async function start(): Promise<void> {
     keepOffline: { power: electronPowerSource(powerMonitor) },
     // Test crash points (REPORT_DESK_CRASH_AT) only in a development run, never once packaged.
     crashPointsFrom: app.isPackaged ? undefined : process.env,
+    language: { systemLanguages: () => app.getPreferredSystemLanguages(), runLanguage },
   });
+  applyLanguage(services.language.state());
   unbindContract = bindContract(ipcMain, services.handlers, {
     isTrustedSender,
     logger: logger.child('ipc'),
@@ -149,7 +169,8 @@ async function start(): Promise<void> {
   });
   services.events.subscribe((event, payload) => {
     relay.deliver(event, payload);
-    const notification = notificationFor(event, payload, mainWindow?.isFocused() ?? false);
+    if (event === 'language:changed') applyLanguage(payload as LanguageState);
+    const notification = notificationFor(event, payload, mainWindow?.isFocused() ?? false, words);
     if (notification && Notification.isSupported()) {
       const shown = new Notification(notification);
       shown.on('click', showMainWindow);
@@ -157,21 +178,41 @@ async function start(): Promise<void> {
     }
   });
 
-  Menu.setApplicationMenu(
-    buildApplicationMenu(
-      process.platform,
-      { packaged: app.isPackaged, appName: 'ReportDesk', checkForUpdates: services.updates.status().managed },
-      runMenuCommand,
-    ),
-  );
-
   showMainWindow();
   handleDeepLink(pendingLink ?? findDeepLinkInArgv(process.argv));
   pendingLink = null;
   logger.info('ReportDesk started', { version: app.getVersion(), packaged: app.isPackaged });
 }
 
+/** The menu, the About panel and later dialogs in the language the window shows (rebuilt on a change). */
+function applyLanguage(state: LanguageState): void {
+  words = wordsFor(state, CATALOGUES);
+  const appName = words('app.name');
+  app.setAboutPanelOptions({ applicationName: appName, applicationVersion: app.getVersion() });
+  Menu.setApplicationMenu(
+    buildApplicationMenu(
+      process.platform,
+      words,
+      { packaged: app.isPackaged, appName, checkForUpdates: services?.updates.status().managed ?? false },
+      runMenuCommand,
+    ),
+  );
+}
+
+/** A `--lang` value: a shipped or pseudo language; anything else is logged and ignored. */
+function languageGiven(code: string | undefined): Language | null {
+  if (code === undefined) return null;
+  if (isLanguage(code)) return code;
+  logger.warn('Ignored --lang: not a language ReportDesk has', { lang: code.slice(0, 20) });
+  return null;
+}
+
 function failToStart(thrown: unknown): void {
+  // The data folder (and the language chosen there) could not be read: the system's language.
+  words = wordsFor(
+    { choice: 'system', systemLanguages: app.getPreferredSystemLanguages(), runLanguage },
+    CATALOGUES,
+  );
   // A full disk or a read-only data folder is told as such, not as "could not open its data".
   const error =
     storageFailure(thrown, { folder: userDataDir, place: 'data_folder' })?.error ?? toAppError(thrown);
@@ -180,12 +221,13 @@ function failToStart(thrown: unknown): void {
     stack: thrown instanceof Error ? thrown.stack : undefined,
   });
   // A native module built for Node (npm run cli / the tests ran last) has its own message.
-  const message =
-    nativeModuleFailureMessage(thrown, 'electron') ??
-    (error.kind === 'internal'
-      ? `ReportDesk could not open its data in ${userDataDir}. Check that the folder exists and is writable, then start ReportDesk again. Details are in ${logsDir}.`
-      : error.message);
-  dialog.showErrorBox('ReportDesk could not start', message);
+  const wrongBuild = nativeModuleFailure(thrown, 'electron');
+  const message = wrongBuild
+    ? errorSentence(words, wrongBuild)
+    : error.kind === 'internal'
+      ? words('main.start_failed.data_folder', { folder: userDataDir, logs: logsDir })
+      : errorSentence(words, error);
+  dialog.showErrorBox(words('main.start_failed.title'), message);
   app.exit(1);
 }
 
@@ -201,6 +243,7 @@ function showMainWindow(): void {
       preloadPath,
       windowStateFile: join(userDataDir, WINDOW_STATE_FILE),
       logger: logger.child('window'),
+      title: words('app.name'),
       openExternal: (url) => void openExternal(url).catch(() => undefined),
       onPageChanged: () => relay.pageChanged(),
     });
@@ -239,7 +282,7 @@ function handleDeepLink(url: string | null): void {
     (thrown: unknown) => {
       const error = toAppError(thrown);
       logger.warn('A link could not be opened', { kind: error.kind });
-      relay.deliver('app:navigate', { path: '/reports', notice: error.message });
+      relay.deliver('app:navigate', { path: '/reports', notice: error });
     },
   );
 }
@@ -247,10 +290,12 @@ function handleDeepLink(url: string | null): void {
 /** The save dialog for an export; the file is written atomically with mode 0600. */
 async function saveExport(fileName: string, format: 'csv' | 'json', content: string): Promise<string | null> {
   const options = {
-    title: 'Export reports',
+    title: words('main.export_dialog.title'),
     defaultPath: join(app.getPath('downloads'), fileName),
     filters: [
-      format === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'JSON', extensions: ['json'] },
+      format === 'csv'
+        ? { name: words('main.export_dialog.filter_csv'), extensions: ['csv'] }
+        : { name: words('main.export_dialog.filter_json'), extensions: ['json'] },
     ],
   };
   const chosen =
@@ -292,13 +337,16 @@ async function openFolder(folder: string): Promise<void> {
   const problem = await shell.openPath(folder);
   if (problem) {
     logger.warn('Could not open a folder', { folder, problem });
-    dialog.showErrorBox('The folder could not be opened', `ReportDesk could not open ${folder}: ${problem}`);
+    dialog.showErrorBox(
+      words('main.open_folder_failed.title'),
+      words('main.open_folder_failed.body', { folder, problem }),
+    );
   }
 }
 
 async function openExternal(url: string): Promise<void> {
   const verdict = checkExternalUrl(url);
-  if (!verdict.ok) throw new Error(EXTERNAL_URL_REFUSED[verdict.reason]);
+  if (!verdict.ok) throw new AppFailure(wordedError(externalUrlRefusal(verdict.reason)));
   const safe = verdict.href;
   if (E2E) {
     openedExternally.push(safe);

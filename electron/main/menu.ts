@@ -6,9 +6,11 @@ import {
   type MenuItemDescription,
   type MenuOptions,
 } from '../core/desktop/menuTemplate';
+import type { Words } from '../../shared/i18n/messages';
 
 export function buildApplicationMenu(
   platform: NodeJS.Platform,
+  words: Words,
   options: MenuOptions,
   onCommand: (command: MenuCommandId) => void,
 ): Menu {
@@ -17,7 +19,7 @@ export function buildApplicationMenu(
       case 'separator':
         return { type: 'separator' };
       case 'role':
-        return { role: item.role };
+        return { role: item.role, label: item.label };
       case 'command':
         // The id lets Menu.getMenuItemById find it (the Electron end-to-end tests click it that way).
         return {
@@ -29,7 +31,7 @@ export function buildApplicationMenu(
     }
   };
   return Menu.buildFromTemplate(
-    buildMenuDescription(platform, options).map((section) => ({
+    buildMenuDescription(platform, words, options).map((section) => ({
       label: section.label,
       role: section.role,
       submenu: section.items.map(toItem),

@@ -18,6 +18,8 @@ import {
 
 export interface MainWindowOptions {
   preloadPath: string;
+  /** Until the page names itself (document.title). */
+  title: string;
   windowStateFile: string;
   logger: Logger;
   /** An http(s) link the page tried to open in a new window: hand it to the system browser. */
@@ -43,7 +45,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     height: state.height,
     minWidth: MIN_WINDOW_WIDTH,
     minHeight: MIN_WINDOW_HEIGHT,
-    title: 'ReportDesk',
+    title: options.title,
     show: false,
     // Matches the page's first paint, so there is no white flash in dark mode.
     backgroundColor: nativeTheme.shouldUseDarkColors ? '#1f2328' : '#ffffff',

@@ -12,8 +12,13 @@
  * module (tsx, vitest, esbuild) cannot slip helpers into the text the browser runs.
  */
 
+import { appError } from '../../shared/errors';
+
 /** What `invoke` resolves to when the preview server itself cannot be reached. */
-export const PREVIEW_UNREACHABLE_MESSAGE = 'The preview server cannot be reached. Restart npm run preview.';
+export const PREVIEW_UNREACHABLE = appError('preview.unreachable');
+const REFUSED = appError('preview.refused');
+/** Its status is the browser's to fill in: the sentence's English around it, in two parts. */
+const [NO_RESULT_BEFORE, NO_RESULT_AFTER] = appError('preview.no_result', { status: 0 }).message.split('0');
 
 export const BRIDGE_SCRIPT = `(function () {
   'use strict';
@@ -30,13 +35,12 @@ export const BRIDGE_SCRIPT = `(function () {
     // Storage disabled: this page load still works with the token in its address.
     token = new URLSearchParams(location.search).get('token') || '';
   }
-  var UNREACHABLE = { ok: false, error: { kind: 'network', message: ${JSON.stringify(PREVIEW_UNREACHABLE_MESSAGE)} } };
+  var UNREACHABLE = { ok: false, error: ${JSON.stringify(PREVIEW_UNREACHABLE)} };
 
   function refused(status) {
-    var message = status === 403
-      ? 'The preview server refused the request (HTTP 403). Open the link printed by npm run preview again.'
-      : 'The preview server answered HTTP ' + status + ' without a result. Restart npm run preview.';
-    return { ok: false, error: { kind: 'internal', message: message } };
+    if (status === 403) return { ok: false, error: ${JSON.stringify(REFUSED)} };
+    var message = ${JSON.stringify(NO_RESULT_BEFORE)} + status + ${JSON.stringify(NO_RESULT_AFTER)};
+    return { ok: false, error: { kind: 'internal', code: 'preview.no_result', values: { status: status }, message: message } };
   }
 
   function isResult(value) {

@@ -2,36 +2,42 @@
  * `npm run preview`: the real core (profiles, keychain, SQLite cache) behind the preview bridge,
  * serving the renderer built by `vite build`. Prints the one URL that opens it.
  *
- *   tsx electron/preview/run.ts [--data-dir DIR] [--port N]
+ *   tsx electron/preview/run.ts [--data-dir DIR] [--port N] [--lang CODE]
  *
- * The data dir defaults to .tmp/preview-data, apart from the desktop app's own data.
+ * The data dir defaults to .tmp/preview-data, apart from the desktop app's own data. `--lang`
+ * starts the page in any shipped or pseudo language (en-XA, ar-XB) for this run; otherwise it
+ * follows the browser's languages and Settings › Language.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EntryUsageError, parseEntryArgs, parsePort } from '../core/entryArgs';
+import { EntryUsageError, parseEntryArgs, parseLanguage, parsePort } from '../core/entryArgs';
 import { createLogger } from '../core/log';
 import { MAINS_POWER } from '../core/offline/power';
 import { createCoreServices } from '../core/services';
 import { inProcessDemoLauncher } from '../demo-service/launcher';
 import { startPreviewServer } from './server';
+import { settledLanguage, type Language } from '../../shared/i18n/languages';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const rendererDir = join(repoRoot, 'dist', 'renderer');
 
 async function main(): Promise<number> {
-  let values: { 'data-dir'?: string; port?: string };
+  let values: { 'data-dir'?: string; port?: string; lang?: string };
   let port: number;
+  let runLanguage: Language | null;
   try {
     values = parseEntryArgs(process.argv.slice(2), {
       'data-dir': { type: 'string' },
       port: { type: 'string' },
+      lang: { type: 'string' },
     });
     port = parsePort(values.port, 0);
+    runLanguage = parseLanguage(values.lang);
   } catch (thrown) {
     if (!(thrown instanceof EntryUsageError)) throw thrown;
     console.error(thrown.message);
-    console.error('Usage: tsx electron/preview/run.ts [--data-dir DIR] [--port N]');
+    console.error('Usage: tsx electron/preview/run.ts [--data-dir DIR] [--port N] [--lang CODE]');
     return 2;
   }
   if (!existsSync(join(rendererDir, 'index.html'))) {
@@ -51,6 +57,8 @@ async function main(): Promise<number> {
     keepOffline: { power: MAINS_POWER },
     // The preview is never packaged: the reliability tests may name a crash point.
     crashPointsFrom: process.env,
+    // The system's languages are the browser's (the page reads them); --lang wins for this run.
+    language: { runLanguage },
   });
   let server;
   try {
@@ -60,6 +68,7 @@ async function main(): Promise<number> {
       rendererDir,
       port,
       logger: logger.child('server'),
+      documentLanguage: () => settledLanguage(core.language.state()),
     });
   } catch (thrown) {
     await core.close();

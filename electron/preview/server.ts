@@ -22,14 +22,17 @@ import { resolve } from 'node:path';
 import { isLoopbackHost } from '../../shared/baseUrl';
 import {
   contentTypeFor,
+  ENTRY_PAGE,
   isHashedAsset,
   isInside,
   KEPT_FOR_GOOD,
   realFileInside,
   securityHeaders,
+  withDocumentLanguage,
 } from '../core/desktop/appProtocol';
+import type { Language } from '../../shared/i18n/languages';
 import type { ContractHandlers, EventName, EventPayloads } from '../../shared/contract';
-import { appError, fail, type Result } from '../../shared/errors';
+import { englishOnlyError, fail, type Result } from '../../shared/errors';
 import type { EventHub } from '../core/events';
 import { dispatch } from '../core/ipc/dispatch';
 import { registerSecret, silentLogger, type Logger } from '../core/log';
@@ -45,6 +48,12 @@ export interface PreviewServerOptions {
   /** Default 0 (any free port). */
   port?: number;
   logger?: Logger;
+  /**
+   * The language the page is served in when the core decides it (this run's --lang, a language
+   * chosen in Settings); null leaves it to the browser's languages (core/desktop/appProtocol.ts ›
+   * withDocumentLanguage).
+   */
+  documentLanguage?: () => Language | null;
 }
 
 export interface PreviewServer {
@@ -215,8 +224,10 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
 
   async function serveFile(pathname: string, response: ServerResponse, method: string): Promise<void> {
     if (pathname === '/' || pathname === '/index.html') {
-      const html = await readFile(resolve(rendererRoot, 'index.html'), 'utf8');
-      sendBody(response, 200, contentTypeFor('index.html'), injectBridge(html), method);
+      const html = await readFile(resolve(rendererRoot, ENTRY_PAGE), 'utf8');
+      const language = options.documentLanguage?.() ?? null;
+      const page = injectBridge(language === null ? html : withDocumentLanguage(html, language));
+      sendBody(response, 200, contentTypeFor(ENTRY_PAGE), page, method);
       return;
     }
     let relative: string;
@@ -334,8 +345,9 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | nul
   });
 }
 
+/** The bridge's own protocol, which only a broken page breaks: said in English (the app says its kind's sentence). */
 function invalid(message: string): Result<never> {
-  return fail(appError('invalid_input', message));
+  return fail(englishOnlyError('invalid_input', message));
 }
 
 /** The app:// protocol's security headers; nothing is kept in the browser's cache unless a response says so. */

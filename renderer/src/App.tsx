@@ -2,13 +2,17 @@
 import { QueryClientProvider, onlineManager, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { AppCommand } from '../../shared/contract';
+import type { RendererMessageId as MessageId } from '../../shared/i18n/messages';
 import { ErrorView } from './components/ErrorView';
 import { PROFILE_SWITCHER_ID, SHOW_SHORTCUTS_EVENT, Shell } from './components/Shell';
 import { LoadingPlaceholder } from './components/Skeleton';
 import { SyncProvider, ToastProvider, useSync, useToasts } from './lib/appState';
 import { onEvent } from './lib/bridge';
+import { errorText } from './lib/errorWords';
+import { currentWords, LanguageProvider, useWords } from './lib/i18n';
 import {
   applyConnectivity,
+  applyLanguageState,
   applyProfilesChanged,
   refreshProfileData,
   useActiveProfileId,
@@ -31,14 +35,16 @@ import { ReportsList } from './screens/ReportsList';
 
 export function App({ client }: { client: QueryClient }) {
   return (
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <SyncProvider>
-          <CoreEvents />
-          <Screens />
-        </SyncProvider>
-      </ToastProvider>
-    </QueryClientProvider>
+    <LanguageProvider>
+      <QueryClientProvider client={client}>
+        <ToastProvider>
+          <SyncProvider>
+            <CoreEvents />
+            <Screens />
+          </SyncProvider>
+        </ToastProvider>
+      </QueryClientProvider>
+    </LanguageProvider>
   );
 }
 
@@ -108,9 +114,11 @@ function CoreEvents() {
       onEvent('app:navigate', ({ path, notice }) => {
         navigate(path);
         // A link that could not be opened as asked (e.g. its profile is missing) says why.
-        if (notice) latest.current.toasts.show(notice, 'error');
+        if (notice) latest.current.toasts.show(errorText(currentWords(), notice), 'error');
       }),
       onEvent('app:command', ({ command }) => runCommand(command)),
+      // Settings › Language in this window or another: every screen follows at once.
+      onEvent('language:changed', (state) => void applyLanguageState(client, state)),
     ];
     return () => {
       window.removeEventListener('keydown', onKey);
@@ -121,27 +129,29 @@ function CoreEvents() {
   return null;
 }
 
-const TITLES: Record<Route['name'], string> = {
-  welcome: 'Welcome',
-  reports: 'Reports',
-  'new-report': 'New report',
-  report: 'Report',
-  privacy: 'Edit privacy',
-  account: 'Account',
-  profiles: 'Keys & profiles',
-  settings: 'Settings',
-  'not-found': 'Not found',
+const TITLES: Record<Route['name'], MessageId> = {
+  welcome: 'app.screen.welcome',
+  reports: 'nav.reports',
+  'new-report': 'nav.new_report',
+  report: 'report.screen',
+  privacy: 'privacy_form.heading',
+  account: 'account.heading',
+  profiles: 'nav.profiles',
+  settings: 'settings.heading',
+  'not-found': 'app.screen.not_found',
 };
 
 function Screens() {
+  const words = useWords();
   const route = useRoute();
   const profiles = useProfiles();
   const path = pathOf(route);
+  const screenName = words(TITLES[route.name]);
 
   useEffect(() => {
     rememberPath(path);
-    document.title = `${TITLES[route.name]} — ReportDesk`;
-  }, [path, route.name]);
+    document.title = words('app.document_title', { screen: screenName });
+  }, [path, screenName, words]);
 
   const firstRun = profiles.data !== undefined && profiles.data.profiles.length === 0;
   useEffect(() => {
@@ -151,14 +161,14 @@ function Screens() {
   if (profiles.isPending) {
     return (
       <div className="splash">
-        <LoadingPlaceholder lines={3} label="Starting ReportDesk…" />
+        <LoadingPlaceholder lines={3} label={words('app.starting')} />
       </div>
     );
   }
   if (profiles.isError) {
     return (
       <main className="splash">
-        <h1>ReportDesk could not start</h1>
+        <h1>{words('app.start_failed')}</h1>
         <ErrorView error={profiles.error} onRetry={() => void profiles.refetch()} hideProfileLinks />
       </main>
     );
@@ -173,7 +183,7 @@ function Screens() {
     );
   }
   return (
-    <Shell screenName={TITLES[route.name]}>
+    <Shell screenName={screenName}>
       {/* Keyed: a new screen's loading replaces the old one (kept hidden, its heading would take the focus). */}
       <LazyScreen key={route.name}>{screenFor(route, profiles.data.activeId)}</LazyScreen>
     </Shell>
@@ -198,16 +208,27 @@ function screenFor(route: Route, profileId: string | null) {
     case 'settings':
       return <SettingsScreen profileId={profileId} />;
     case 'not-found':
-      return (
-        <section className="screen">
-          <h1>Page not found</h1>
-          <p>
-            There is no screen at <span className="mono">{route.path}</span>.
-          </p>
-          <a className="button" href="#/reports">
-            Go to the reports
-          </a>
-        </section>
-      );
+      return <NotFound path={route.path} />;
   }
+}
+
+function NotFound({ path }: { path: string }) {
+  const words = useWords();
+  return (
+    <section className="screen">
+      <h1>{words('not_found.heading')}</h1>
+      <p>
+        {words.rich('not_found.text', {
+          path: (
+            <span className="mono" dir="ltr">
+              {path}
+            </span>
+          ),
+        })}
+      </p>
+      <a className="button" href="#/reports">
+        {words('not_found.go_to_reports')}
+      </a>
+    </section>
+  );
 }

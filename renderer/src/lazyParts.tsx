@@ -1,56 +1,63 @@
 /**
  * The screens, dialogs and bars the reports list does not need, loaded when first used (issue 22):
- * their code stays out of the JavaScript the first screen waits for. Each is the module's own
- * component, so the screens stay as they are; while one loads, a screen shows an announced
- * skeleton (its heading, and with it the focus, arrive with the code — see lib/focus.ts) and a
- * dialog or panel shows nothing yet.
+ * their code stays out of the JavaScript the first screen waits for, and so do their words (issue
+ * 28: each arrives with the catalogue's later part, lib/i18n.tsx › laterWords). Each is the
+ * module's own component, so the screens stay as they are; while one loads, a screen shows an
+ * announced skeleton (its heading, and with it the focus, arrive with the code — see
+ * lib/focus.ts) and a dialog or panel shows nothing yet.
  */
-import { Suspense, lazy, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useState, type ComponentType, type ReactNode } from 'react';
 import { LoadingPlaceholder } from './components/Skeleton';
+import { laterWords, useWords } from './lib/i18n';
+import { afterFirstScreen } from './lib/queries';
 
-export const Welcome = lazy(() => import('./screens/Welcome').then((m) => ({ default: m.Welcome })));
-export const ProfilesScreen = lazy(() =>
-  import('./screens/Profiles').then((m) => ({ default: m.ProfilesScreen })),
-);
-export const CreateReport = lazy(() =>
-  import('./screens/ReportForms').then((m) => ({ default: m.CreateReport })),
-);
-export const PrivacyEdit = lazy(() =>
-  import('./screens/ReportForms').then((m) => ({ default: m.PrivacyEdit })),
-);
-export const ReportDetail = lazy(() =>
-  import('./screens/ReportDetail').then((m) => ({ default: m.ReportDetail })),
-);
-export const AccountScreen = lazy(() =>
-  import('./screens/Account').then((m) => ({ default: m.AccountScreen })),
-);
-export const SettingsScreen = lazy(() =>
-  import('./screens/Settings').then((m) => ({ default: m.SettingsScreen })),
-);
+/**
+ * A part loaded later: its module's component, with its words (both asked for at once), not
+ * before `when` (the panels above the list wait for its rows).
+ */
+function later<P extends object>(load: () => Promise<ComponentType<P>>, when?: () => Promise<void>) {
+  return lazy(async () => {
+    await when?.();
+    const [component] = await Promise.all([load(), laterWords()]);
+    return { default: component };
+  });
+}
 
-export const ShortcutSheet = lazy(() =>
-  import('./components/ShortcutSheet').then((m) => ({ default: m.ShortcutSheet })),
+export const Welcome = later(() => import('./screens/Welcome').then((m) => m.Welcome));
+export const ProfilesScreen = later(() => import('./screens/Profiles').then((m) => m.ProfilesScreen));
+export const CreateReport = later(() => import('./screens/ReportForms').then((m) => m.CreateReport));
+export const PrivacyEdit = later(() => import('./screens/ReportForms').then((m) => m.PrivacyEdit));
+export const ReportDetail = later(() => import('./screens/ReportDetail').then((m) => m.ReportDetail));
+export const AccountScreen = later(() => import('./screens/Account').then((m) => m.AccountScreen));
+export const SettingsScreen = later(() => import('./screens/Settings').then((m) => m.SettingsScreen));
+
+export const ShortcutSheet = later(() => import('./components/ShortcutSheet').then((m) => m.ShortcutSheet));
+export const ExportDialog = later(() => import('./components/ExportDialog').then((m) => m.ExportDialog));
+export const OpenLinkDialog = later(() =>
+  import('./components/OpenLinkDialog').then((m) => m.OpenLinkDialog),
 );
-export const ExportDialog = lazy(() =>
-  import('./components/ExportDialog').then((m) => ({ default: m.ExportDialog })),
+export const BulkActions = later(() => import('./components/BulkActions').then((m) => m.BulkActions));
+export const UpdateReadyBar = later(() =>
+  import('./components/UpdateReadyBar').then((m) => m.UpdateReadyBar),
 );
-export const OpenLinkDialog = lazy(() =>
-  import('./components/OpenLinkDialog').then((m) => ({ default: m.OpenLinkDialog })),
+// Above the list, but never before its rows (issue 28): they only add to the list, once it is on screen.
+export const ChangesPanel = later(
+  () => import('./components/ChangesPanel').then((m) => m.ChangesPanel),
+  afterFirstScreen,
 );
-export const BulkActions = lazy(() =>
-  import('./components/BulkActions').then((m) => ({ default: m.BulkActions })),
-);
-export const UpdateReadyBar = lazy(() =>
-  import('./components/UpdateReadyBar').then((m) => ({ default: m.UpdateReadyBar })),
+export const OverviewPanel = later(
+  () => import('./components/OverviewPanel').then((m) => m.OverviewPanel),
+  afterFirstScreen,
 );
 
 /** A screen whose code may still be on its way. */
 export function LazyScreen({ children }: { children: ReactNode }) {
+  const words = useWords();
   return (
     <Suspense
       fallback={
         <section className="screen">
-          <LoadingPlaceholder lines={4} label="Loading…" />
+          <LoadingPlaceholder lines={4} label={words('app.loading')} />
         </section>
       }
     >

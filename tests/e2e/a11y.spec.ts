@@ -349,7 +349,7 @@ test('at the 720×480 minimum: a two-row toolbar, several rows visible, toasts c
   }
 });
 
-test('error sentences quote a JSON message or an HTML title, never the raw body', async () => {
+test('error sentences quote a JSON message or an HTML title as sent (bidi-isolated), never the raw body', async () => {
   await navTo('Reports');
   await expect(rows()).toHaveCount(10);
   const REPORTS = '/api/v1/reports';
@@ -357,8 +357,10 @@ test('error sentences quote a JSON message or an HTML title, never the raw body'
 
   stack.service.faults.add({ method: 'GET', path: REPORTS, status: 500, body: '{"message":"Server Error"}' });
   await page.keyboard.press('Control+r');
+  // What the service said is its own text: isolated (U+2068 … U+2069), so its direction cannot
+  // reorder the sentence around it.
   await expect(alertText()).toContainText(
-    'The Report Service had an internal problem (HTTP 500, "Server Error").',
+    'The Report Service had an internal problem (HTTP 500, "\u2068Server Error\u2069").',
   );
   await expect(alertText()).not.toContainText('{');
   stack.service.faults.clear();
@@ -371,7 +373,7 @@ test('error sentences quote a JSON message or an HTML title, never the raw body'
     body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>',
   });
   await page.keyboard.press('Control+r');
-  await expect(alertText()).toContainText('(HTTP 502, "502 Bad Gateway")');
+  await expect(alertText()).toContainText('(HTTP 502, "\u2068502 Bad Gateway\u2069")');
   await expect(alertText()).not.toContainText('nginx');
   await expectAccessible('Reports list with an error');
   stack.service.faults.clear();

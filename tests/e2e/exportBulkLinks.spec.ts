@@ -357,7 +357,7 @@ test('bulk privacy by keyboard: Space selects, the change reaches the service', 
   await expectNoAxeViolations('.modal');
   await dialog.getByRole('button', { name: 'Change 2 reports' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText('2 reports made password.')).toBeVisible();
+  await expect(page.getByText('2 reports made password-protected.')).toBeVisible();
   const all = await serviceList(ALPHA.apiKey);
   for (const id of ids) expect(all.find((r) => String(r.id) === id)?.privacy).toBe(2);
 });

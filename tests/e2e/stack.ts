@@ -16,6 +16,7 @@ import {
 import { inProcessDemoLauncher } from '../../electron/demo-service/launcher';
 import { startDemoService, type DemoAccount, type DemoService } from '../../electron/demo-service/server';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
+import { settledLanguage, type Language } from '../../shared/i18n/languages';
 
 export const ALPHA: DemoAccount = {
   apiKey: 'e2e-alpha-key-7f3a',
@@ -51,8 +52,16 @@ export function addAlphaProfile(stack: Stack) {
   });
 }
 
-/** `updates`: the app's updater for this core (tests/e2e/updates.spec.ts); none by default, as in the preview. */
-export async function startStack(options: Pick<CoreServicesOptions, 'updates'> = {}): Promise<Stack> {
+export interface StackOptions extends Pick<CoreServicesOptions, 'updates'> {
+  /** The language the app starts in, as `npm run preview -- --lang CODE` (tests/e2e/languages.spec.ts). */
+  language?: Language;
+}
+
+/**
+ * `updates`: the app's updater for this core (tests/e2e/updates.spec.ts); none by default, as in
+ * the preview. `language`: this run's --lang; English (the browser's) by default.
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error('dist/renderer is missing: run `npx vite build` before the e2e tests.');
   }
@@ -67,8 +76,15 @@ export async function startStack(options: Pick<CoreServicesOptions, 'updates'> =
     probeIntervalMs: 1_000,
     demoLauncher: inProcessDemoLauncher,
     updates: options.updates,
+    language: { runLanguage: options.language ?? null },
   });
-  const preview = await startPreviewServer({ handlers: core.handlers, events: core.events, rendererDir });
+  // As electron/preview/run.ts serves it: the page in the language the core settled on.
+  const preview = await startPreviewServer({
+    handlers: core.handlers,
+    events: core.events,
+    rendererDir,
+    documentLanguage: () => settledLanguage(core.language.state()),
+  });
   let running = true;
   const stack: Stack = {
     get service() {

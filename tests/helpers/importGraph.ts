@@ -1,11 +1,12 @@
 /**
  * A tiny import-graph walk over TypeScript sources, for the "no import cycles" layer check.
  * Type-only imports count too: a cycle of types is still two modules that cannot be
- * understood (or moved) one without the other.
+ * understood (or moved) one without the other. So do import() calls: a screen loaded later
+ * (renderer/src/lazyParts.tsx) that imports what loads it is a cycle all the same.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { moduleImports } from '../../scripts/sourceGraph.mjs';
 
 const SOURCE = /\.(ts|tsx)$/;
 
@@ -23,28 +24,9 @@ export function sourceFiles(roots: string[]): string[] {
   return files;
 }
 
-function resolveRelative(from: string, specifier: string): string | null {
-  if (!specifier.startsWith('.')) return null;
-  const base = resolve(dirname(from), specifier);
-  const candidates = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')];
-  const withoutJs = base.replace(/\.(m?js|cjs)$/, '');
-  if (withoutJs !== base) candidates.push(`${withoutJs}.ts`, `${withoutJs}.tsx`);
-  return candidates.find((candidate) => SOURCE.test(candidate) && existsSync(candidate)) ?? null;
-}
-
-/** The local modules a file names in its imports and re-exports. */
+/** The local modules a file names in its imports, re-exports and import() calls. */
 export function localImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-  const targets: string[] = [];
-  for (const statement of source.statements) {
-    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
-    const specifier = statement.moduleSpecifier;
-    if (!specifier || !ts.isStringLiteral(specifier)) continue;
-    const target = resolveRelative(file, specifier.text);
-    if (target) targets.push(target);
-  }
-  return targets;
+  return moduleImports(file).map((edge) => edge.target);
 }
 
 /** Each cycle once, as the list of files from its first member back to it, relative to `root`. */

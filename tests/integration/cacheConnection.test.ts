@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppFailure } from '../../shared/errors';
+import { AppFailure, appError } from '../../shared/errors';
 import { CacheConnection, cacheResetFailure, isCacheReset } from '../../electron/core/cache/cacheConnection';
 import { CACHE_ID_META } from '../../electron/core/cache/changeOutbox';
 import { LAST_FULL_SYNC_META, MIGRATIONS, ReportCache } from '../../electron/core/cache/reportCache';
@@ -68,7 +68,7 @@ describe('the cache_reset failure', () => {
     expect(isCacheReset(failure)).toBe(true);
     expect(isCacheReset(new Error('cache_reset'))).toBe(false);
     expect(isCacheReset({ error: { reason: 'cache_reset' } })).toBe(false);
-    expect(isCacheReset(new AppFailure({ kind: 'internal', message: 'x' }))).toBe(false);
+    expect(isCacheReset(new AppFailure(appError('internal')))).toBe(false);
   });
 });
 

@@ -268,7 +268,7 @@ describe('profiles', () => {
 
   it('an unusable keychain is exit 8 with what to do, and nothing is saved', async () => {
     const locked = new KeytarKeyStore({
-      loadKeytar: () => Promise.reject(new AppFailure(appError('internal', 'no Secret Service'))),
+      loadKeytar: () => Promise.reject(new AppFailure(appError('internal'))),
     });
     const add = await cli(['profiles', 'add', 'Locked', '--base-url', service.baseUrl], {
       stdin: KEY_A,

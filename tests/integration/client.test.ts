@@ -576,7 +576,8 @@ describe('retries and side effects', () => {
     expect((await failure(client().updateReport('1', { privacy: 1 }))).kind).toBe('network');
     const timedOut = await failure(client({ timeoutMs: 100 }).deleteReport('1'));
     expect(timedOut.kind).toBe('timeout');
-    expect(timedOut.message).toContain('may or may not have been deleted');
+    expect(timedOut.message).toContain('Report 1 may or may not have been deleted');
+    expect(timedOut.notes).toEqual([{ code: 'outcome.delete', values: { id: '1' } }]);
     expect(requestsTo('PUT', '/api/v1/reports/1').length - putBefore).toBe(1);
     expect(requestsTo('DELETE', '/api/v1/reports/1').length - deleteBefore).toBe(1);
   });
@@ -620,7 +621,12 @@ describe('security', () => {
     expect(validation.fieldErrors).toEqual({ key: ['[redacted] is wrong'] });
     const server = await failure(client({ apiKey: shortKey }).getAccount());
     expect(server.message).toContain('"[redacted] [redacted]"');
-    expect(JSON.stringify([validation, server])).not.toContain(shortKey);
+    // The values and notes the renderer words the error from are scrubbed as well.
+    expect(server.values).toEqual({ status: 500, said: '[redacted] [redacted]' });
+    service.faults.add({ method: 'DELETE', path: `${REPORTS}/${shortKey}`, status: 500 });
+    const deleted = await failure(client({ apiKey: shortKey }).deleteReport(shortKey));
+    expect(deleted.notes).toEqual([{ code: 'outcome.delete', values: { id: '[redacted]' } }]);
+    expect(JSON.stringify([validation, server, deleted])).not.toContain(shortKey);
   });
 
   it('logs one debug line per request with method, path, status and duration', async () => {

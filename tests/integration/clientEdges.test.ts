@@ -387,7 +387,7 @@ describe('retries at their edges', () => {
       logger: abortWhenWaiting,
     }).listReports({}, { signal: controller.signal });
     const error = await failure(pending);
-    expect(error).toEqual({ kind: 'cancelled', message: 'The request was cancelled.' });
+    expect(error).toMatchObject({ kind: 'cancelled', message: 'The request was cancelled.' });
     expect(count('GET', REPORTS) - before).toBe(1);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });

@@ -457,7 +457,8 @@ describe('the client’s settings', () => {
 
 describe('isNotFound and isUnauthorized', () => {
   it('recognise the app’s own failures of that kind only', () => {
-    const failure = (kind: 'not_found' | 'unauthorized') => new AppFailure({ kind, message: kind });
+    const failure = (kind: 'not_found' | 'unauthorized') =>
+      new AppFailure({ kind, code: kind, message: kind });
     expect([isNotFound(failure('not_found')), isNotFound(failure('unauthorized'))]).toEqual([true, false]);
     expect([isUnauthorized(failure('unauthorized')), isUnauthorized(failure('not_found'))]).toEqual([
       true,

@@ -471,11 +471,7 @@ describe('the lease renewal timer', () => {
 
 describe('a 429 during a sync', () => {
   const rateLimited = (retryAfterSeconds?: number) =>
-    new AppFailure(
-      appError('rate_limited', 'The Report Service is receiving too many requests (HTTP 429).', {
-        retryAfterSeconds,
-      }),
-    );
+    new AppFailure(appError('http.rate_limited', {}, { retryAfterSeconds }));
 
   /**
    * Runs the sync on vitest's fake clock (setTimeout and Date), letting every wait pass at

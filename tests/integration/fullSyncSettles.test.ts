@@ -160,6 +160,7 @@ describe('a report skipped by a shift the page checks cannot see', () => {
     await syncedCopy(reports);
     const failure = new AppFailure({
       kind: 'server_error',
+      code: 'server_error',
       message: 'The Report Service had an internal problem.',
     });
     const left = reports.filter((r) => r.id !== '101');

@@ -76,7 +76,9 @@ describe("the core's errors carry reasons, not a front end's words", () => {
     const error = await errorOf(core.handlers['reports:get']({ id: '2' }));
     expect(error.kind).toBe('offline');
     expect(error.reason).toBe('nothing_cached');
-    expect(error.details?.cause).toMatch(/could not be reached|did not answer/);
+    expect(error.details?.cause?.message).toMatch(/could not be reached|did not answer/);
+    expect(error.details?.cause?.code).toMatch(/^http\.(unreachable|timeout)$/);
+    expect(error.code).toBe('offline.nothing_cached');
     expect(error.message).not.toMatch(SCREEN_WORDS);
   });
 });

@@ -290,6 +290,8 @@ describe('following and reading', () => {
     mkdirSync(join(dir, 'repair.lock', 'inside'), { recursive: true });
     expect(failureOf(() => db.recover(damage()))).toEqual({
       kind: 'internal',
+      code: 'storage.set_aside_failed',
+      values: { file, code: expect.stringMatching(/^\w+$/) },
       message: expect.stringMatching(
         new RegExp(
           `^The damaged file ${file} could not be set aside \\(\\w+\\)\\. Check that the folder is writable, then try again\\.$`,

@@ -52,9 +52,10 @@ describe('KeyVault.get: only an unavailable keychain reads as "no key"', () => {
   });
 
   it('passes on an AppFailure of another kind', async () => {
-    const vault = new KeyVault(failingStore(new AppFailure(appError('internal', 'The store broke.'))));
+    const broke = appError('lock.save_failed', { store: 'profiles', file: '/x/profiles.json', code: 'EIO' });
+    const vault = new KeyVault(failingStore(new AppFailure(broke)));
     const error = await failureOf(vault.get('p'));
-    expect(error).toMatchObject({ kind: 'internal', message: 'The store broke.' });
+    expect(error).toEqual(broke);
   });
 
   it('passes on an error that is not an AppFailure', async () => {

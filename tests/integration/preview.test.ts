@@ -500,6 +500,31 @@ describe('GET /__bridge/bridge.js', () => {
   });
 });
 
+describe('the page’s language (issue 28)', () => {
+  it('serves the entry page in the language the core settled on, and leaves it to the browser for "System"', async () => {
+    let settled: 'ar-XB' | 'de' | null = 'ar-XB';
+    const extra = await startPreviewServer({
+      handlers: fakeHandlers(),
+      events: new EventHub(),
+      rendererDir,
+      documentLanguage: () => settled,
+    });
+    try {
+      const page = async () => (await fetch(`${extra.origin}/`)).text();
+      const arabic = await page();
+      expect(arabic).toContain(
+        '<html lang="ar-XB" dir="rtl" data-language="ar-XB"><head><script src="/__bridge/bridge.js">',
+      );
+      settled = 'de';
+      expect(await page()).toContain('<html lang="de" dir="ltr" data-language="de">');
+      settled = null;
+      expect(await page()).toContain('<html><head><script src="/__bridge/bridge.js">');
+    } finally {
+      await extra.stop();
+    }
+  });
+});
+
 describe('stop()', () => {
   it('ends open event streams and closes the port', async () => {
     const extra = await startPreviewServer({ handlers: fakeHandlers(), events: new EventHub(), rendererDir });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ProfilesState, ReportDeskBridge } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
 import { EventHub } from '../../electron/core/events';
-import { PREVIEW_UNREACHABLE_MESSAGE } from '../../electron/preview/bridgeScript';
+import { PREVIEW_UNREACHABLE } from '../../electron/preview/bridgeScript';
 import { startPreviewServer, type PreviewServer } from '../../electron/preview/server';
 import { CHROMIUM_LAUNCH_OPTIONS } from '../helpers/chromium';
 import { unimplementedHandlers } from '../helpers/fakeHandlers';
@@ -119,7 +119,7 @@ it('runs the renderer against the bridge in Chromium: invoke, events, and a lost
   const unreachable = await page.evaluate(() => window.reportDesk.invoke('profiles:list'));
   expect(unreachable).toEqual({
     ok: false,
-    error: { kind: 'network', message: PREVIEW_UNREACHABLE_MESSAGE },
+    error: PREVIEW_UNREACHABLE,
   });
   expect(blocked).toEqual([]);
   await context.close();

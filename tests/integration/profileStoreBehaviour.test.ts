@@ -51,7 +51,7 @@ describe('ids and copies', () => {
     const given = ProfileStore.newId();
     expect(store.add({ ...input('First'), id: given }).id).toBe(given);
     const error = failureOf(() => store.add({ ...input('Second'), id: given }));
-    expect(error).toEqual({ kind: 'internal', message: 'A profile with that id already exists.' });
+    expect(error).toMatchObject({ kind: 'internal', message: 'A profile with that id already exists.' });
     expect(new ProfileStore(file).list().map((profile) => profile.name)).toEqual(['First']);
   });
 
@@ -86,7 +86,7 @@ describe('finding a profile', () => {
     const work = store.add(input('Work'));
     expect(store.requireProfile(work.id)).toEqual(work);
     new ProfileStore(file).remove(work.id);
-    expect(failureOf(() => store.requireProfile(work.id))).toEqual({
+    expect(failureOf(() => store.requireProfile(work.id))).toMatchObject({
       kind: 'not_found',
       message: 'That profile no longer exists.',
     });
@@ -280,7 +280,7 @@ describe('the lock', () => {
     holder.exec('BEGIN IMMEDIATE');
     try {
       const error = failureOf(() => store.remove(store.list()[0].id));
-      expect(error).toEqual({
+      expect(error).toMatchObject({
         kind: 'busy',
         message:
           'The profiles are being changed by another ReportDesk window or command, which has not finished within 2 seconds. Nothing was changed; try again in a moment.',
@@ -296,7 +296,7 @@ describe('the lock', () => {
     mkdirSync(profilesLockFile(file), { recursive: true });
     const { store, log } = loggedStore();
     const error = failureOf(() => store.add(input('Work')));
-    expect(error).toEqual({
+    expect(error).toMatchObject({
       kind: 'internal',
       message: `The profiles could not be saved to ${file} (EISDIR). Check that the disk has space and the folder is writable, then try again.`,
     });
@@ -400,6 +400,8 @@ describe('files it does not understand', () => {
     for (const run of [() => store.list(), () => store.add(input('New'))]) {
       expect(failureOf(run)).toEqual({
         kind: 'internal',
+        code: 'profiles.newer_version',
+        values: { file, version: 2 },
         message: `The profiles file ${file} was written by a newer version of ReportDesk (version 2). Update ReportDesk; nothing was changed.`,
       });
     }
@@ -441,7 +443,7 @@ describe('more edges', () => {
     // better-sqlite3 refuses a negative busy time-out with a TypeError that has no code.
     const { store, log } = loggedStore({ lockWaitMs: -1 });
     const error = failureOf(() => store.add(input('Work')));
-    expect(error).toEqual({
+    expect(error).toMatchObject({
       kind: 'internal',
       message: `The profiles could not be saved to ${file} (unknown error). Check that the disk has space and the folder is writable, then try again.`,
     });

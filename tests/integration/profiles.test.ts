@@ -57,7 +57,7 @@ describe('ProfileStore', () => {
     const other = store.add(input('Other'));
     const onAdd = failureOf(() => store.add(input(' WORK ')));
     expect(onAdd.kind).toBe('invalid_input');
-    expect(onAdd.fieldErrors?.name?.[0]).toMatch(/already exists/);
+    expect(onAdd.fieldErrors?.name).toEqual(['A profile named "Work" already exists. Choose another name.']);
     expect(failureOf(() => store.update(other.id, { name: 'work' })).fieldErrors?.name).toBeDefined();
     // Renaming a profile to its own name in another case is fine.
     expect(store.update(work.id, { name: 'WORK' }).name).toBe('WORK');
@@ -89,7 +89,7 @@ describe('ProfileStore', () => {
       () => store.remove('nope'),
       () => store.setActive('nope'),
     ]) {
-      expect(failureOf(run)).toEqual({ kind: 'not_found', message: 'That profile no longer exists.' });
+      expect(failureOf(run)).toMatchObject({ kind: 'not_found', message: 'That profile no longer exists.' });
     }
   });
 

@@ -62,13 +62,14 @@ describe('the backup', () => {
     writeFileSync(file, 'garbage too');
     const blocked = new ProfileStore(file);
     expect(failureOf(() => blocked.list())).toMatchObject({ kind: 'damaged', reason: 'profiles_damaged' });
-    expect(blocked.damage()).toMatchObject({ file, reason: 'it is not valid JSON' });
+    expect(blocked.damage()).toMatchObject({ file, why: { reason: 'not_json' } });
     blocked.startAfresh();
     expect(blocked.list()).toEqual([]);
     expect(blocked.damage()).toBeNull();
     // Nothing to start afresh from now.
     expect(failureOf(() => blocked.startAfresh())).toEqual({
       kind: 'invalid_input',
+      code: 'profiles.not_damaged',
       message: 'The profiles file is not damaged, so there is nothing to start afresh.',
     });
   });

@@ -41,11 +41,9 @@ const copies = () =>
 
 describe('reading', () => {
   it('valid JSON that is no profile list is damaged; only a numeric version above 1 is "newer"', () => {
-    expect(parseProfiles('null')).toEqual({
-      reason: 'its content is not a profile list ReportDesk understands',
-    });
+    expect(parseProfiles('null')).toEqual({ why: { reason: 'not_profiles' } });
     expect(parseProfiles('{"version": "2", "activeId": null, "profiles": []}')).toEqual({
-      reason: 'its content is not a profile list ReportDesk understands',
+      why: { reason: 'not_profiles' },
     });
     expect(parseProfiles('{"version": 2}')).toEqual({ newer: 2 });
   });
@@ -67,7 +65,7 @@ describe('reading', () => {
     mkdirSync(file);
     expect(readProfilesFile(file)).toMatchObject({
       kind: 'damaged',
-      reason: 'it could not be read (EISDIR)',
+      why: { reason: 'unreadable', readCode: 'EISDIR' },
     });
   });
 });

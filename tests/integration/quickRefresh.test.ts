@@ -178,7 +178,11 @@ describe('how a quick refresh ends early', () => {
   });
 
   it('a failing page ends it with that failure', async () => {
-    const failure = new AppFailure({ kind: 'network', message: 'The Report Service could not be reached.' });
+    const failure = new AppFailure({
+      kind: 'network',
+      code: 'network',
+      message: 'The Report Service could not be reached.',
+    });
     await expect(
       quick(async () => {
         throw failure;

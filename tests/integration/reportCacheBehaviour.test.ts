@@ -333,7 +333,7 @@ describe('the file', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(AppFailure);
-    expect((thrown as AppFailure).error).toEqual({
+    expect((thrown as AppFailure).error).toMatchObject({
       kind: 'internal',
       message: `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
     });

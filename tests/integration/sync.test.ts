@@ -161,7 +161,11 @@ describe('runFullSync', () => {
   it('rethrows a failing page, keeps its progress, and a later run completes', async () => {
     const reports = generateReports(300);
     cache.putReports('p', [{ id: '9999', url: 'https://gone.example' }], '2024-01-01T00:00:00Z');
-    const failure = new AppFailure({ kind: 'network', message: 'The Report Service could not be reached.' });
+    const failure = new AppFailure({
+      kind: 'network',
+      code: 'network',
+      message: 'The Report Service could not be reached.',
+    });
     const phases: string[] = [];
     await expect(
       runFullSync({

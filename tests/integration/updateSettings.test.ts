@@ -217,7 +217,7 @@ describe('across processes', () => {
       failure = thrown as AppFailure;
     }
     expect(failure?.error.kind).toBe('busy');
-    expect(failure?.error.message).toMatch(/within 1 seconds\. Nothing was changed/);
+    expect(failure?.error.message).toMatch(/within 1 second\. Nothing was changed/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(onDisk()).toMatchObject({ automatic: true, channel: 'beta' });
     // A longer wait outlasts the holder (it lets go after 1.5 s): the change is made then.

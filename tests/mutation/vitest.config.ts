@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { viteCatalogues } from '../../scripts/catalogues.mjs';
 
 // The Node tests as StrykerJS runs them (scripts/mutation.mjs sets MUTATION_TESTS to the test
 // files that cover the file being mutated, so each mutant runs only those). Forks, not worker
@@ -16,6 +17,8 @@ export default defineConfig({
     projects: [
       {
         root: fileURLToPath(new URL('../..', import.meta.url)),
+        // The main process's words read the catalogues as its build does.
+        plugins: [viteCatalogues()],
         test: {
           name: 'mutation',
           environment: 'node',

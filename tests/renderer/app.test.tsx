@@ -201,7 +201,7 @@ describe('App', () => {
     render(<App client={createQueryClient()} />);
     await screen.findByText('https://one.example.com/');
     act(() => bridge.emit('app:navigate', { path: '/account' }));
-    expect(await screen.findByText('From cache, 5 minutes old')).toBeTruthy();
+    expect(await screen.findByText('From the offline copy, saved 5 minutes ago')).toBeTruthy();
     expect(screen.getByText('Ann')).toBeTruthy();
     act(() => bridge.emit('app:command', { command: 'new-report' }));
     await screen.findByRole('heading', { name: 'New report' });

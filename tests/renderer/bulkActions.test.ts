@@ -1,3 +1,4 @@
+import { appError } from '../../shared/errors';
 import { describe, expect, it } from 'vitest';
 import { runBulk } from '../../renderer/src/components/BulkActions';
 import { CallError } from '../../renderer/src/lib/bridge';
@@ -40,7 +41,8 @@ describe('runBulk', () => {
     const progress: number[] = [];
     const run = runBulk(['1', '2', '3', '4', '5'], c.action, (n) => progress.push(n));
     await c.settle('1');
-    await c.settle('2', new CallError({ kind: 'server_error', message: 'The service failed. Try again.' }));
+    const failure = appError('http.server_error', { status: 500 });
+    await c.settle('2', new CallError(failure));
     await c.settle('3');
     await c.settle('4');
     await c.settle('5');
@@ -49,7 +51,7 @@ describe('runBulk', () => {
     expect(c.maxInFlight()).toBe(2);
     expect(outcome).toEqual({
       done: ['1', '3', '4', '5'],
-      failed: [{ id: '2', reason: 'The service failed. Try again.' }],
+      failed: [{ id: '2', reason: failure }],
       skipped: [],
     });
     expect(progress).toEqual([1, 2, 3, 4, 5]);
@@ -58,7 +60,7 @@ describe('runBulk', () => {
   it('sends nothing more once the service cannot be reached; the rest are listed as not sent', async () => {
     const c = controlledAction();
     const run = runBulk(['1', '2', '3', '4'], c.action, () => undefined);
-    await c.settle('1', new CallError({ kind: 'offline', message: 'The Report Service cannot be reached.' }));
+    await c.settle('1', new CallError(appError('offline.change_not_made')));
     await c.settle('2');
     const outcome = await run;
     expect(c.calls).toEqual(['1', '2']);

@@ -1,20 +1,25 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MESSAGES, ERROR_KINDS, appError, type ErrorKind } from '../../shared/errors';
+import { ERROR_KINDS, appError, englishOf, type ErrorKind } from '../../shared/errors';
 import { ErrorView, RETRYABLE_KINDS } from '../../renderer/src/components/ErrorView';
 import { CallError, call } from '../../renderer/src/lib/bridge';
+import { LanguageProvider, showLanguage } from '../../renderer/src/lib/i18n';
 import { installFakeBridge, failWith } from './helpers';
 
 afterEach(cleanup);
+
+/** The app's words around what is rendered (English: tests/renderer/setup.ts). */
+const inApp = (ui: ReactNode) => render(<LanguageProvider>{ui}</LanguageProvider>);
 
 describe('ErrorView shows every error kind', () => {
   it.each(ERROR_KINDS.map((kind) => [kind]))(
     '%s: its sentence, and retry only where retrying can help',
     (kind: ErrorKind) => {
       const onRetry = vi.fn();
-      render(<ErrorView error={appError(kind)} onRetry={onRetry} onSessionOnly={() => {}} />);
+      inApp(<ErrorView error={appError(kind)} onRetry={onRetry} onSessionOnly={() => {}} />);
       const alert = screen.getByRole('alert');
-      expect(alert.textContent).toContain(DEFAULT_MESSAGES[kind]);
+      expect(alert.textContent).toContain(englishOf({ code: kind }));
       expect(alert.textContent).not.toMatch(/at \w+ \(|Error:/);
       const retry = within(alert).queryByRole('button', { name: 'Retry' });
       if (RETRYABLE_KINDS.includes(kind)) {
@@ -31,35 +36,58 @@ describe('ErrorView shows every error kind', () => {
 
   it('sends rejected keys to Keys & profiles and a missing profile to set-up', () => {
     for (const kind of ['unauthorized', 'forbidden', 'insecure_url'] as const) {
-      const { unmount } = render(<ErrorView error={appError(kind)} />);
+      const { unmount } = inApp(<ErrorView error={appError(kind)} />);
       expect(screen.getByRole('link', { name: 'Open Keys & profiles' }).getAttribute('href')).toBe(
         '#/profiles',
       );
       unmount();
     }
-    render(<ErrorView error={appError('no_profile')} />);
+    inApp(<ErrorView error={appError('no_profile')} />);
     expect(screen.getByRole('link', { name: 'Add a profile' }).getAttribute('href')).toBe('#/welcome');
   });
 
-  it('lists the field errors of a validation error', () => {
-    render(
+  it('lists the field errors of a validation error as the service sent them, isolated', () => {
+    inApp(
       <ErrorView
-        error={appError('validation', undefined, {
-          fieldErrors: { url: ['The url has already been taken.'] },
-        })}
+        error={appError('http.validation', {}, { fieldErrors: { url: ['La url ya está en uso.'] } })}
       />,
     );
-    expect(screen.getByRole('alert').textContent).toContain('url: The url has already been taken.');
+    const item = screen.getByRole('alert').querySelector('li')!;
+    expect(item.textContent).toBe('url: La url ya está en uso.');
+    expect([...item.querySelectorAll('bdi')].map((part) => part.textContent)).toEqual([
+      'url',
+      'La url ya está en uso.',
+    ]);
+  });
+
+  it('shows what the service said as sent, isolated from the sentence around it', () => {
+    inApp(<ErrorView error={appError('http.server_error_said', { status: 502, said: 'بوابة سيئة' })} />);
+    expect(screen.getByRole('alert').textContent).toContain(
+      'The Report Service had an internal problem (HTTP 502, "\u2068بوابة سيئة\u2069"). Try again in a moment.',
+    );
+  });
+
+  it('words an error from its code in the language of the window', async () => {
+    await act(() => showLanguage('en-XA'));
+    try {
+      inApp(<ErrorView error={appError('http.report_not_found', { id: '12' })} />);
+      const text = screen.getByRole('alert').querySelector('.error-message')!.textContent!;
+      expect(text).toMatch(/^\[Ŕéƥöŕţ 12 ŵáš ñöţ ƒöûñð \(ĤŢŢƤ 404\)/);
+      expect(text).not.toContain('Report 12 was not found');
+    } finally {
+      await act(() => showLanguage('en'));
+    }
   });
 
   it('states a rate limit’s wait once, counts it down on Retry, and enables Retry when it is over', () => {
     vi.useFakeTimers();
     try {
       const onRetry = vi.fn();
-      const message =
-        'The Report Service is receiving too many requests and asked to wait 3 seconds (HTTP 429). Try again after that.';
-      render(
-        <ErrorView error={appError('rate_limited', message, { retryAfterSeconds: 3 })} onRetry={onRetry} />,
+      inApp(
+        <ErrorView
+          error={appError('http.rate_limited_wait', { seconds: 3 }, { retryAfterSeconds: 3 })}
+          onRetry={onRetry}
+        />,
       );
       const alert = screen.getByRole('alert');
       expect(alert.textContent!.match(/3 seconds/g)).toHaveLength(1);
@@ -79,8 +107,8 @@ describe('ErrorView shows every error kind', () => {
   });
 
   it('turns anything thrown that is not an AppError into the internal sentence, without its stack', () => {
-    render(<ErrorView error={new TypeError('x is undefined at foo.js:1')} />);
-    expect(screen.getByRole('alert').textContent).toContain(DEFAULT_MESSAGES.internal);
+    inApp(<ErrorView error={new TypeError('x is undefined at foo.js:1')} />);
+    expect(screen.getByRole('alert').textContent).toContain(englishOf({ code: 'internal' }));
     expect(screen.getByRole('alert').textContent).not.toContain('foo.js');
   });
 });
@@ -94,12 +122,12 @@ describe('call()', () => {
   it('throws a CallError carrying the AppError of a failed result', async () => {
     installFakeBridge({
       'reports:create': () =>
-        failWith({ kind: 'validation', message: 'Bad url.', fieldErrors: { url: ['Bad url.'] } }),
+        failWith(appError('http.validation', {}, { fieldErrors: { url: ['Bad url.'] } })),
     });
     const thrown = await call('reports:create', { url: 'https://x.test' }).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(CallError);
     expect((thrown as CallError).kind).toBe('validation');
-    expect((thrown as CallError).message).toBe('Bad url.');
+    expect((thrown as CallError).appError.code).toBe('http.validation');
     expect((thrown as CallError).fieldErrors).toEqual({ url: ['Bad url.'] });
   });
 
@@ -107,11 +135,13 @@ describe('call()', () => {
     delete window.reportDesk;
     const missing = (await call('profiles:list').catch((e: unknown) => e)) as CallError;
     expect(missing.kind).toBe('internal');
-    expect(missing.message).toMatch(/could not connect to its core/);
+    inApp(<ErrorView error={missing} />);
+    expect(screen.getByRole('alert').textContent).toMatch(/could not connect to its core/);
     window.reportDesk = { invoke: () => Promise.reject(new Error('socket closed')), on: () => () => {} };
     const broken = (await call('profiles:list').catch((e: unknown) => e)) as CallError;
     expect(broken.kind).toBe('internal');
     expect(broken.message).not.toContain('socket');
+    expect(broken.appError.code).toBe('internal');
   });
 });
 
@@ -119,15 +149,16 @@ describe('the app words what the core leaves to each front end', () => {
   it('points a profile without a stored key to Keys & profiles', async () => {
     installFakeBridge({
       'reports:list': () =>
-        failWith({
-          kind: 'unauthorized',
-          message: 'No API key is stored for the profile “Work”. Store its key again.',
-          reason: 'no_key_stored',
-          details: { profileName: 'Work' },
-        }),
+        failWith(
+          appError(
+            'profile.no_key_stored',
+            { profile: 'Work' },
+            { reason: 'no_key_stored', details: { profileName: 'Work' } },
+          ),
+        ),
     });
     const thrown = await call('reports:list', {}).catch((e: unknown) => e);
-    render(<ErrorView error={thrown} />);
+    inApp(<ErrorView error={thrown} />);
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain(
       'No API key is stored for the profile “Work”. Add it in Keys & profiles.',
@@ -136,20 +167,16 @@ describe('the app words what the core leaves to each front end', () => {
   });
 
   it('points a view with nothing cached to “Make available offline”, keeping why the service is out of reach', async () => {
-    const cause = 'The Report Service could not be reached (connection refused).';
+    const cause = appError('http.unreachable', { host: 'reports.example.com', cause: 'refused' });
     installFakeBridge({
       'reports:get': () =>
-        failWith({
-          kind: 'offline',
-          message: `${cause} Nothing for this is in the offline cache yet; once the service can be reached, make the reports available offline.`,
-          reason: 'nothing_cached',
-          details: { cause },
-        }),
+        failWith(appError('offline.nothing_cached', {}, { reason: 'nothing_cached', details: { cause } })),
     });
     const thrown = (await call('reports:get', { id: '3' }).catch((e: unknown) => e)) as CallError;
     expect(thrown.kind).toBe('offline');
-    expect(thrown.message).toBe(
-      `${cause} Nothing for this view is in the offline cache yet; once the service can be reached, use “Make available offline”.`,
+    inApp(<ErrorView error={thrown} />);
+    expect(screen.getByRole('alert').querySelector('.error-message')!.textContent).toBe(
+      `${cause.message} Nothing for this view is in the offline cache yet; once the service can be reached, use “Make available offline”.`,
     );
   });
 });

@@ -2,6 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FieldTable } from '../../renderer/src/components/FieldValue';
 import { otherFields } from '../../renderer/src/screens/ReportDetail';
+import { LanguageProvider } from '../../renderer/src/lib/i18n';
 
 afterEach(cleanup);
 
@@ -31,6 +32,7 @@ describe('unknown fields', () => {
           history: [],
         }}
       />,
+      { wrapper: LanguageProvider },
     );
     const text = container.textContent ?? '';
     expect(text).not.toContain('{');
@@ -51,7 +53,7 @@ describe('unknown fields', () => {
   });
 
   it('show ISO dates in the local format with the exact time on hover', () => {
-    render(<FieldTable fields={{ created_at: '2024-03-05T14:30:00Z' }} />);
+    render(<FieldTable fields={{ created_at: '2024-03-05T14:30:00Z' }} />, { wrapper: LanguageProvider });
     const time = screen.getByText((_, el) => el?.tagName === 'TIME');
     expect(time.getAttribute('dateTime')).toBe('2024-03-05T14:30:00Z');
     expect(time.getAttribute('title')).toMatch(/2024/);

@@ -12,7 +12,7 @@ import type { Report } from '../../shared/model';
 import { App } from '../../renderer/src/App';
 import { prefetchFirstScreen } from '../../renderer/src/lib/firstScreen';
 import { createQueryClient, queryKeys } from '../../renderer/src/lib/queries';
-import { OFFLINE, ONLINE, PROFILE, installFakeBridge, type FakeHandlers } from './helpers';
+import { OFFLINE, ONLINE, PROFILE, installFakeBridge, type FakeHandlers, SYSTEM_LANGUAGE } from './helpers';
 
 const LAST_PROFILE_KEY = 'reportdesk.firstScreen.profile';
 const REPORTS: Report[] = [
@@ -67,6 +67,7 @@ describe('the first screen', () => {
   it('shows its rows, connectivity and profiles from one round trip', async () => {
     const { bridge } = start({
       'app:firstScreen': (): FirstScreen => ({
+        language: SYSTEM_LANGUAGE,
         profiles: ACTIVE,
         connectivity: OFFLINE,
         list: { ok: true, value: page(REPORTS) },
@@ -91,6 +92,7 @@ describe('the first screen', () => {
     try {
       const { bridge } = start({
         'app:firstScreen': (): FirstScreen => ({
+          language: SYSTEM_LANGUAGE,
           profiles: ACTIVE,
           connectivity: ONLINE,
           list: { ok: true, value: page(REPORTS) },
@@ -110,22 +112,26 @@ describe('the first screen', () => {
   it('shows the list’s failure that came with the answer, without asking again', async () => {
     const { bridge } = start({
       'app:firstScreen': (): FirstScreen => ({
+        language: SYSTEM_LANGUAGE,
         profiles: ACTIVE,
         connectivity: OFFLINE,
         list: {
           ok: false,
-          error: appError('offline', 'The Report Service cannot be reached, and nothing is saved offline.'),
+          error: appError('http.unreachable', { host: 'reports.example.com', cause: 'refused' }),
         },
       }),
     });
     expect(await screen.findByText('The reports could not be loaded.')).toBeTruthy();
-    expect(screen.getByText(/nothing is saved offline/)).toBeTruthy();
+    expect(
+      screen.getByText(/reports\.example\.com could not be reached: the connection was refused/),
+    ).toBeTruthy();
     expect(bridge.callsTo('reports:list')).toEqual([]);
   });
 
   it('asks for the list once the profiles are known when another profile is active', async () => {
     const { bridge, client } = start({
       'app:firstScreen': (): FirstScreen => ({
+        language: SYSTEM_LANGUAGE,
         profiles: { ...ACTIVE, activeId: OTHER.id },
         connectivity: ONLINE,
         list: null,
@@ -146,7 +152,12 @@ describe('the first screen', () => {
   it('asks for the list after the profiles on a first start, and remembers the profile for the next', async () => {
     localStorage.clear();
     const { bridge } = start({
-      'app:firstScreen': (): FirstScreen => ({ profiles: ACTIVE, connectivity: ONLINE, list: null }),
+      'app:firstScreen': (): FirstScreen => ({
+        profiles: ACTIVE,
+        connectivity: ONLINE,
+        list: null,
+        language: SYSTEM_LANGUAGE,
+      }),
       'reports:list': () => page(REPORTS),
     });
     await screen.findByText('https://one.example.com/');
@@ -158,7 +169,12 @@ describe('the first screen', () => {
   it('asks for no list with a remembered id the contract would refuse', async () => {
     localStorage.setItem(LAST_PROFILE_KEY, 'not an id');
     const { bridge } = start({
-      'app:firstScreen': (): FirstScreen => ({ profiles: ACTIVE, connectivity: ONLINE, list: null }),
+      'app:firstScreen': (): FirstScreen => ({
+        profiles: ACTIVE,
+        connectivity: ONLINE,
+        list: null,
+        language: SYSTEM_LANGUAGE,
+      }),
       'reports:list': () => page(REPORTS),
     });
     await screen.findByText('https://one.example.com/');
@@ -167,7 +183,12 @@ describe('the first screen', () => {
 
   it('asks for the list itself when the profile became active again while the answer was made', async () => {
     const { bridge } = start({
-      'app:firstScreen': (): FirstScreen => ({ profiles: ACTIVE, connectivity: ONLINE, list: null }),
+      'app:firstScreen': (): FirstScreen => ({
+        profiles: ACTIVE,
+        connectivity: ONLINE,
+        list: null,
+        language: SYSTEM_LANGUAGE,
+      }),
       'reports:list': () => page(REPORTS),
     });
     await screen.findByText('https://one.example.com/');

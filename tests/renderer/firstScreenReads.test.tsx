@@ -18,7 +18,7 @@ import type { Report } from '../../shared/model';
 import { App } from '../../renderer/src/App';
 import { prefetchFirstScreen } from '../../renderer/src/lib/firstScreen';
 import { createQueryClient } from '../../renderer/src/lib/queries';
-import { ONLINE, PROFILE, installFakeBridge } from './helpers';
+import { ONLINE, PROFILE, installFakeBridge, SYSTEM_LANGUAGE } from './helpers';
 
 const REPORTS: Report[] = [
   { id: '1', url: 'https://one.example.com/', result: 'good', privacy: 0 },
@@ -68,6 +68,7 @@ it('asks only app:firstScreen before the rows are painted, and the reads that ad
   localStorage.setItem('reportdesk.firstScreen.profile', PROFILE.id);
   const bridge = installFakeBridge({
     'app:firstScreen': (): FirstScreen => ({
+      language: SYSTEM_LANGUAGE,
       profiles: ACTIVE,
       connectivity: ONLINE,
       list: {

@@ -4,7 +4,9 @@ import type { ProfileView, ReportResult as SourcedReport } from '../../shared/co
 import { ProfileForm } from '../../renderer/src/components/ProfileForm';
 import { queryKeys } from '../../renderer/src/lib/queries';
 import { CreateReport, PrivacyForm } from '../../renderer/src/screens/ReportForms';
-import { REPORT_PASSWORD_REQUIRED as PASSWORD_REQUIRED } from '../../shared/model';
+import { englishOf } from '../../shared/errors';
+
+const PASSWORD_REQUIRED = englishOf({ code: 'report_password.required' });
 import { OFFLINE, ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
 
 afterEach(cleanup);

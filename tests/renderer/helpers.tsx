@@ -6,8 +6,9 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { Channel, ChannelInput, ChannelOutput, EventName, EventPayloads } from '../../shared/contract';
-import { AppFailure, appError, type AppError } from '../../shared/errors';
+import { AppFailure, appError, englishOnlyError, type AppError } from '../../shared/errors';
 import { SyncProvider, ToastProvider } from '../../renderer/src/lib/appState';
+import { LanguageProvider } from '../../renderer/src/lib/i18n';
 import { createQueryClient } from '../../renderer/src/lib/queries';
 
 export type FakeHandlers = {
@@ -25,6 +26,9 @@ export function failWith(error: Partial<AppError> & Pick<AppError, 'kind'>): nev
   throw new AppFailure({ ...appError(error.kind), ...error });
 }
 
+/** What the preview answers on settings:language before a language was chosen (every Settings screen asks it). */
+export const SYSTEM_LANGUAGE = { choice: 'system' as const, systemLanguages: null, runLanguage: null };
+
 /** What the preview and the CLI answer on updates:status (every Settings screen asks it). */
 export const UNMANAGED_UPDATES = {
   managed: false,
@@ -41,7 +45,11 @@ export const UNMANAGED_UPDATES = {
 };
 
 export function installFakeBridge(given: FakeHandlers): FakeBridge {
-  const handlers: FakeHandlers = { 'updates:status': () => UNMANAGED_UPDATES, ...given };
+  const handlers: FakeHandlers = {
+    'updates:status': () => UNMANAGED_UPDATES,
+    'settings:language': () => SYSTEM_LANGUAGE,
+    ...given,
+  };
   const calls: FakeBridge['calls'] = [];
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   window.reportDesk = {
@@ -49,7 +57,7 @@ export function installFakeBridge(given: FakeHandlers): FakeBridge {
       calls.push({ channel, input });
       const handler = handlers[channel] as ((input: unknown) => unknown) | undefined;
       if (!handler)
-        return { ok: false, error: appError('internal', `The fake has no handler for ${channel}.`) };
+        return { ok: false, error: englishOnlyError('internal', `The fake has no handler for ${channel}.`) };
       try {
         return { ok: true, value: (await handler(input)) as never };
       } catch (thrown) {
@@ -73,11 +81,13 @@ export function installFakeBridge(given: FakeHandlers): FakeBridge {
 
 export function renderWithApp(ui: ReactNode, client: QueryClient = createQueryClient()) {
   const result = render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <SyncProvider>{ui}</SyncProvider>
-      </ToastProvider>
-    </QueryClientProvider>,
+    <LanguageProvider>
+      <QueryClientProvider client={client}>
+        <ToastProvider>
+          <SyncProvider>{ui}</SyncProvider>
+        </ToastProvider>
+      </QueryClientProvider>
+    </LanguageProvider>,
   );
   return { ...result, client };
 }

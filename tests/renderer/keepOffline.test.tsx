@@ -14,7 +14,9 @@ import {
   quickRefreshText,
   whatChangedText,
 } from '../../renderer/src/lib/offlineWords';
+import { currentWords } from '../../renderer/src/lib/i18n';
 import { ReportsList } from '../../renderer/src/screens/ReportsList';
+import { appError } from '../../shared/errors';
 import { OFFLINE_STATE, ONLINE, failWith, installFakeBridge, renderWithApp } from './helpers';
 
 afterEach(cleanup);
@@ -61,33 +63,40 @@ const SUMMARY: ChangesSummary = {
 };
 
 describe('the sentences', () => {
+  const words = currentWords();
   it('when the copy was last checked', () => {
-    expect(lastCheckedText({ lastQuickRefreshAt: null, lastFullSyncAt: null }, NOW)).toBe('Not checked yet');
+    expect(lastCheckedText(words, { lastQuickRefreshAt: null, lastFullSyncAt: null }, NOW)).toBe(
+      'Not checked yet',
+    );
     const at = (minutes: number) => new Date(NOW - minutes * 60_000).toISOString();
-    expect(lastCheckedText({ lastQuickRefreshAt: at(2), lastFullSyncAt: at(300) }, NOW)).toBe(
+    expect(lastCheckedText(words, { lastQuickRefreshAt: at(2), lastFullSyncAt: at(300) }, NOW)).toBe(
       'New reports checked 2 minutes ago · everything checked 5 hours ago',
     );
     // A full sync checks the newest reports too.
-    expect(lastCheckedText({ lastQuickRefreshAt: at(30), lastFullSyncAt: at(3) }, NOW)).toBe(
+    expect(lastCheckedText(words, { lastQuickRefreshAt: at(30), lastFullSyncAt: at(3) }, NOW)).toBe(
       'New reports checked 3 minutes ago · everything checked 3 minutes ago',
     );
-    expect(lastCheckedText({ lastQuickRefreshAt: at(1), lastFullSyncAt: null }, NOW)).toBe(
+    expect(lastCheckedText(words, { lastQuickRefreshAt: at(1), lastFullSyncAt: null }, NOW)).toBe(
       'New reports checked 1 minute ago · everything not checked yet',
     );
   });
 
   it('the counts, what changed, what a quick refresh found', () => {
-    expect(countsText(SUMMARY.counts)).toBe('2 new, 1 of them bad · 1 changed, 1 turned bad · 1 removed');
-    expect(countsText({ ...EMPTY_COUNTS, added: 1, addedBad: 1 })).toBe('1 new, bad');
-    expect(countsText({ ...EMPTY_COUNTS, added: 12, addedBad: 0, changed: 2 })).toBe('12 new · 2 changed');
-    expect(countsText(EMPTY_COUNTS)).toBe('');
-    expect(whatChangedText(SUMMARY.items[1])).toBe('Result good → bad; privacy Public → Private');
-    expect(whatChangedText({ kind: 'changed', fields: { project: { before: null, after: 'web' } } })).toBe(
-      'Project none → web',
+    expect(countsText(words, SUMMARY.counts)).toBe(
+      '2 new, 1 of them bad · 1 changed, 1 turned bad · 1 removed',
     );
-    expect(whatChangedText(SUMMARY.items[0])).toBe('');
-    expect(quickRefreshText({ added: 0, changed: 0 })).toBe('Checked for new reports: nothing new.');
-    expect(quickRefreshText({ added: 1, changed: 2 })).toBe(
+    expect(countsText(words, { ...EMPTY_COUNTS, added: 1, addedBad: 1 })).toBe('1 new, bad');
+    expect(countsText(words, { ...EMPTY_COUNTS, added: 12, addedBad: 0, changed: 2 })).toBe(
+      '12 new · 2 changed',
+    );
+    expect(countsText(words, EMPTY_COUNTS)).toBe('');
+    expect(whatChangedText(words, SUMMARY.items[1])).toBe('Result good → bad; privacy Public → Private');
+    expect(
+      whatChangedText(words, { kind: 'changed', fields: { project: { before: null, after: 'web' } } }),
+    ).toBe('Project none → web');
+    expect(whatChangedText(words, SUMMARY.items[0])).toBe('');
+    expect(quickRefreshText(words, { added: 0, changed: 0 })).toBe('Checked for new reports: nothing new.');
+    expect(quickRefreshText(words, { added: 1, changed: 2 })).toBe(
       'Checked for new reports: 1 new report and 2 changed reports.',
     );
   });
@@ -156,7 +165,7 @@ describe('Settings › Keep available offline', () => {
     state = {
       ...state,
       waitingForPower: true,
-      lastError: { kind: 'network', message: 'The Report Service could not be reached.' },
+      lastError: appError('network'),
     };
     bridge.emit('offline:changed', state);
     expect(await screen.findByText(/Today’s full read waits for mains power/)).toBeTruthy();
@@ -166,7 +175,7 @@ describe('Settings › Keep available offline', () => {
   it('an error reading the state is shown with a way to try again', async () => {
     installFakeBridge({
       'connectivity:status': () => ONLINE,
-      'offline:get': () => failWith({ kind: 'not_found', message: 'That profile no longer exists.' }),
+      'offline:get': () => failWith(appError('profile.not_found')),
     });
     renderWithApp(<KeepOfflineSettings profileId="p1" />);
     expect(await screen.findByText('That profile no longer exists.')).toBeTruthy();

@@ -11,6 +11,7 @@ import type { ProfilesState, ReportPageResult } from '../../shared/contract';
 import { App } from '../../renderer/src/App';
 import { LazyScreen, OnceNeeded } from '../../renderer/src/lazyParts';
 import { createQueryClient } from '../../renderer/src/lib/queries';
+import { LanguageProvider } from '../../renderer/src/lib/i18n';
 import { ONLINE, PROFILE, installFakeBridge } from './helpers';
 
 const ACTIVE: ProfilesState = { profiles: [PROFILE], activeId: PROFILE.id };
@@ -53,6 +54,7 @@ describe('parts loaded when first used', () => {
           <Never />
         </LazyScreen>
       </main>,
+      { wrapper: LanguageProvider },
     );
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(document.querySelector('#main h1')).toBeNull();
@@ -88,7 +90,7 @@ describe('parts loaded when first used', () => {
         </OnceNeeded>
       );
     }
-    const { rerender } = render(<Parts when={false} />);
+    const { rerender } = render(<Parts when={false} />, { wrapper: LanguageProvider });
     expect(screen.queryByText('bulk actions')).toBeNull();
     rerender(<Parts when />);
     expect(screen.getByText('bulk actions')).toBeTruthy();

@@ -9,6 +9,7 @@ import {
   pageWindow,
   saveListState,
 } from '../../renderer/src/lib/listState';
+import { currentWords } from '../../renderer/src/lib/i18n';
 import { parsePath, pathOf, restoredPath, rememberPath } from '../../renderer/src/lib/router';
 
 afterEach(() => localStorage.clear());
@@ -73,12 +74,11 @@ describe('changing the list state', () => {
   });
 
   it('names the filters that hide reports', () => {
-    expect(activeFilters(DEFAULT_LIST_STATE)).toEqual([]);
-    expect(activeFilters({ ...DEFAULT_LIST_STATE, search: 'shop', result: 'bad', project: 'x' })).toEqual([
-      'URL contains “shop”',
-      'result is bad',
-      'project is “x”',
-    ]);
+    const words = currentWords();
+    expect(activeFilters(words, DEFAULT_LIST_STATE)).toEqual([]);
+    expect(
+      activeFilters(words, { ...DEFAULT_LIST_STATE, search: 'shop', result: 'bad', project: 'x' }),
+    ).toEqual(['URL contains “shop”', 'result is bad', 'project is “x”']);
   });
 });
 

@@ -27,6 +27,17 @@ describe('row selection rules', () => {
     expect(rowKeyAction({ key: 'x' })).toBeNull();
   });
 
+  it('turns to the page drawn on the side of the arrow: → is the next page left to right, ← right to left', () => {
+    expect(rowKeyAction({ key: 'ArrowRight' })).toBe('next-page');
+    expect(rowKeyAction({ key: 'ArrowLeft' })).toBe('previous-page');
+    expect(rowKeyAction({ key: 'ArrowRight' }, 'ltr')).toBe('next-page');
+    expect(rowKeyAction({ key: 'ArrowLeft' }, 'rtl')).toBe('next-page');
+    expect(rowKeyAction({ key: 'ArrowRight' }, 'rtl')).toBe('previous-page');
+    // With a modifier, the arrows are the browser's (text selection, history).
+    expect(rowKeyAction({ key: 'ArrowRight', shiftKey: true })).toBeNull();
+    expect(rowKeyAction({ key: 'ArrowLeft', altKey: true }, 'rtl')).toBeNull();
+  });
+
   it('moves the focus within the page, starting at the top', () => {
     let state = moveFocus(EMPTY_ROW_SELECTION, 5, 1);
     expect(state.focus).toBe(0);
@@ -123,6 +134,29 @@ describe('Reports list row focus and selection', () => {
     expect(document.activeElement).toBe(rows()[9]);
     fireEvent.keyDown(document.activeElement!, { key: 'Enter' });
     expect(window.location.hash).toBe('#/reports/10');
+  });
+
+  it('turns the page with the arrows from a row or the screen, not from a field, and not past the ends', async () => {
+    fakeService();
+    renderWithApp(<ReportsList profileId="p1" />);
+    await screen.findByText('https://site1.example.com/');
+    // On the first page there is nothing before it: the key keeps its own job.
+    expect(fireEvent.keyDown(document.body, { key: 'ArrowLeft' })).toBe(true);
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' })).toBe(false);
+    await screen.findByText('https://site11.example.com/');
+    expect(screen.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+    fireEvent.keyDown(document.body, { key: 'ArrowRight' });
+    await screen.findByText('https://site21.example.com/');
+    // The last page: no page after it.
+    expect(fireEvent.keyDown(document.body, { key: 'ArrowRight' })).toBe(true);
+    fireEvent.keyDown(document.body, { key: 'ArrowLeft' });
+    await screen.findByText('https://site11.example.com/');
+    // In the search box the arrows move the caret.
+    const search = screen.getByLabelText('Search URL');
+    search.focus();
+    expect(fireEvent.keyDown(search, { key: 'ArrowLeft' })).toBe(true);
+    expect(screen.getByText('https://site11.example.com/')).toBeTruthy();
   });
 
   it('leaves j and k to the search box', async () => {

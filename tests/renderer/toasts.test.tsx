@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toasts } from '../../renderer/src/components/Shell';
 import { ToastProvider, useToasts } from '../../renderer/src/lib/appState';
+import { LanguageProvider } from '../../renderer/src/lib/i18n';
 
 const api: { show?: ReturnType<typeof useToasts>['show'] } = {};
 function Probe() {
@@ -20,6 +21,7 @@ function renderToasts() {
       <Probe />
       <Toasts />
     </ToastProvider>,
+    { wrapper: LanguageProvider },
   );
   return document.querySelector('.toasts') as HTMLElement;
 }

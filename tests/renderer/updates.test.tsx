@@ -9,6 +9,8 @@ import { Toasts } from '../../renderer/src/components/Shell';
 import { UpdateReadyBar } from '../../renderer/src/components/UpdateReadyBar';
 import { UpdatesSettings } from '../../renderer/src/components/UpdatesSettings';
 import { failureSentence, waitingSentence } from '../../renderer/src/lib/updateWords';
+import { appError } from '../../shared/errors';
+import { currentWords } from '../../renderer/src/lib/i18n';
 import { failWith, installFakeBridge, renderWithApp, type FakeHandlers } from './helpers';
 
 afterEach(cleanup);
@@ -103,17 +105,21 @@ describe('Settings › Updates', () => {
     bridgeWith(
       { ...IDLE, failure: 'signature_invalid' },
       {
-        'updates:check': () => failWith({ kind: 'busy', message: 'The update settings are being changed.' }),
+        'updates:check': () => failWith(appError('lock.busy', { store: 'update_settings', seconds: 1 })),
       },
     );
     renderWithApp(<UpdatesSettings />);
-    const line = await screen.findByText(failureSentence('signature_invalid'));
+    const line = await screen.findByText(failureSentence(currentWords(), 'signature_invalid'));
     expect(line.getAttribute('role')).toBe('status');
     expect(line.textContent).toBe(
       'An update was offered that is not signed with the ReportDesk release key, so ReportDesk refused it and downloaded nothing.',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
-    expect(await screen.findByText('The update settings are being changed.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'The update settings are being changed by another ReportDesk window, which has not finished within 1 second. Nothing was changed; try again in a moment.',
+      ),
+    ).toBeTruthy();
   });
 
   it('shows the release notes as text: markup is never rendered', async () => {
@@ -174,8 +180,8 @@ describe('the ready bar', () => {
     });
     renderWithApp(<UpdateReadyBar />);
     fireEvent.click(await screen.findByRole('button', { name: 'Restart to update' }));
-    expect(await screen.findByText(`— ${waitingSentence(['sync', 'changes'])}`)).toBeTruthy();
-    expect(waitingSentence(['sync', 'changes'])).toBe(
+    expect(await screen.findByText(`— ${waitingSentence(currentWords(), ['sync', 'changes'])}`)).toBeTruthy();
+    expect(waitingSentence(currentWords(), ['sync', 'changes'])).toBe(
       'ReportDesk restarts as soon as it is no longer busy: reports are made available offline and your changes are sent.',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Cancel it and restart' }));
@@ -233,7 +239,9 @@ describe('the ready bar', () => {
   });
 
   it('a restart the core refuses is an error message', async () => {
-    bridgeWith(READY, { 'updates:restart': () => failWith({ kind: 'internal', message: 'Nope.' }) });
+    bridgeWith(READY, {
+      'updates:restart': () => failWith(appError('lock.busy', { store: 'update_settings', seconds: 10 })),
+    });
     renderWithApp(
       <>
         <UpdateReadyBar />
@@ -241,6 +249,10 @@ describe('the ready bar', () => {
       </>,
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Restart to update' }));
-    expect(await screen.findByText('Nope.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'The update settings are being changed by another ReportDesk window, which has not finished within 10 seconds. Nothing was changed; try again in a moment.',
+      ),
+    ).toBeTruthy();
   });
 });

@@ -55,7 +55,39 @@ describe('lint layer rules', () => {
     ],
   ] as const;
 
-  it.each(violations)('%s fails as %s with %s', async (fixture, pretendPath, rule, wording) => {
+  it.each([
+    ...violations,
+    [
+      'renderer-jsx-text.tsx',
+      'renderer/src/components/Fixture.tsx',
+      'reportdesk/no-untranslated-text',
+      /"'Save'"/,
+    ],
+    [
+      'renderer-read-attribute.tsx',
+      'renderer/src/components/Fixture.tsx',
+      'reportdesk/no-untranslated-text',
+      /aria-label attribute is read by people/,
+    ],
+    [
+      'renderer-component-label.tsx',
+      'renderer/src/screens/Fixture.tsx',
+      'reportdesk/no-untranslated-text',
+      /confirmLabel attribute/,
+    ],
+    [
+      'main-menu-label.ts',
+      'electron/main/fixture.ts',
+      'reportdesk/no-untranslated-text',
+      /main process shows \(label\)/,
+    ],
+    [
+      'main-dialog-text.ts',
+      'electron/core/desktop/fixture.ts',
+      'reportdesk/no-untranslated-text',
+      /main process shows \(showErrorBox\)/,
+    ],
+  ] as const)('%s fails as %s with %s', async (fixture, pretendPath, rule, wording) => {
     const messages = await lintFixtureAs(fixture, pretendPath);
     expect(messages).toHaveLength(1);
     expect(messages[0].rule).toBe(rule);
@@ -66,6 +98,17 @@ describe('lint layer rules', () => {
     expect(await lintFixtureAs('renderer-type-imports-contract.ts', 'renderer/src/lib/fixture.ts')).toEqual(
       [],
     );
+  });
+
+  it('lets the renderer say words from the catalogue, and signs that are no words', async () => {
+    expect(
+      await lintFixtureAs('renderer-words-from-catalogue.tsx', 'renderer/src/components/Fixture.tsx'),
+    ).toEqual([]);
+  });
+
+  it('holds the main process’s menus, dialogs and notifications to the catalogue, not its other code', async () => {
+    // The same label elsewhere (a CLI table, a test) is no menu.
+    expect(await lintFixtureAs('main-menu-label.ts', 'electron/cli/fixture.ts')).toEqual([]);
   });
 
   it('lets the front ends import the demo service the core may not', async () => {
@@ -82,6 +125,11 @@ describe('import cycles', () => {
   it('finds a deliberate cycle, type-only edge included', () => {
     const cycles = findImportCycles(sourceFiles([join(fixtures, 'cycle')]), fixtures);
     expect(cycles).toEqual([['cycle/first.ts', 'cycle/second.ts', 'cycle/first.ts']]);
+  });
+
+  it('finds one that goes through a module loaded later (import())', () => {
+    const cycles = findImportCycles(sourceFiles([join(fixtures, 'lazy-cycle')]), fixtures);
+    expect(cycles).toEqual([['lazy-cycle/screen.ts', 'lazy-cycle/shell.ts', 'lazy-cycle/screen.ts']]);
   });
 
   it('finds none in the source', () => {

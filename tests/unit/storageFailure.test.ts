@@ -138,6 +138,8 @@ describe('the sentences and the details', () => {
     );
     expect(storageError('read_only', 'EACCES', { folder: '/media/x', place: 'export' })).toEqual({
       kind: 'read_only',
+      code: 'storage.read_only',
+      values: { place: 'export', folder: '/media/x', code: 'EACCES' },
       message:
         '/media/x cannot be written to (EACCES), so nothing was saved. Make the folder writable or choose another, then try again.',
       details: { folder: '/media/x', place: 'export', code: 'EACCES', offlineReports: undefined },
@@ -173,12 +175,12 @@ describe('the sentences and the details', () => {
     const other = new AppFailure(appError('network'));
     expect(withOfflineReports(other, () => 3)).toBe(other);
     const internal = new AppFailure(
-      appError('internal', 'x', { details: { folder: dir, place: 'data_folder' } }),
+      appError('internal', {}, { details: { folder: dir, place: 'data_folder' } }),
     );
     expect(withOfflineReports(internal, () => 3)).toBe(internal);
     const bareKind = new AppFailure(appError('disk_full'));
     expect(withOfflineReports(bareKind, () => 3)).toBe(bareKind);
-    const noFolder = new AppFailure(appError('disk_full', 'x', { details: { place: 'data_folder' } }));
+    const noFolder = new AppFailure(appError('disk_full', {}, { details: { place: 'data_folder' } }));
     expect(withOfflineReports(noFolder, () => 3)).toBe(noFolder);
     expect(withOfflineReports('text', () => 3)).toBe('text');
   });
@@ -197,7 +199,7 @@ describe('every channel tells the disk as such (storageErrors.ts)', () => {
       throw thrown;
     };
     const toldAlready = new AppFailure(
-      appError('disk_full', 'full', { details: { folder: dir, place: 'export', code: 'ENOSPC' } }),
+      appError('disk_full', {}, { details: { folder: dir, place: 'export', code: 'ENOSPC' } }),
     );
     const bare = new AppFailure(appError('read_only'));
     const handlers = withStorageErrors(

@@ -4,7 +4,7 @@
  * forms apply the same ones); here a refusal becomes an AppFailure.
  */
 import { checkBaseUrl } from '../../../shared/baseUrl';
-import { AppFailure, appError, invalidField } from '../../../shared/errors';
+import { AppFailure, fieldFailure, wordedError } from '../../../shared/errors';
 import { BoundedMemo } from '../boundedMemo';
 
 /**
@@ -14,8 +14,8 @@ import { BoundedMemo } from '../boundedMemo';
 export function normalizeBaseUrl(raw: string, allowInsecureHttp: boolean): string {
   const checked = checkBaseUrl(raw, allowInsecureHttp);
   if (checked.ok) return checked.baseUrl;
-  if (checked.kind === 'insecure_url') throw new AppFailure(appError('insecure_url', checked.message));
-  throw invalidField('baseUrl', checked.message);
+  if (checked.kind === 'insecure_url') throw new AppFailure(wordedError(checked.problem));
+  throw fieldFailure('baseUrl', checked.problem);
 }
 
 /**

@@ -7,7 +7,8 @@
  * jitter, honouring Retry-After. POST/PUT/DELETE are sent once: repeating a create after a
  * lost answer could create a second report.
  */
-import { AppFailure, invalidField, toAppError, type AppError } from '../../../shared/errors';
+import type { RequestAction } from '../../../shared/errorCodes';
+import { AppFailure, invalidField, isErrorCode, toAppError, type AppError } from '../../../shared/errors';
 import {
   LIST_DEFAULTS,
   ReportIdSchema,
@@ -110,16 +111,13 @@ export class ReportServiceClient {
     const apiKey = options.apiKey.trim();
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
       // A key with spaces or line breaks cannot go into a header; fetch's own error would quote it.
-      throw invalidField(
-        'apiKey',
-        'The API key is empty or contains spaces or special characters. Paste the key again.',
-      );
+      throw invalidField('apiKey', 'field.api_key_unusable');
     }
     registerSecret(apiKey);
     this.apiKey = apiKey;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw invalidField('timeout', 'The time-out must be a positive number of seconds.');
+      throw invalidField('timeout', 'field.timeout_invalid');
     }
     this.timeoutMs = timeoutMs;
     const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -143,7 +141,7 @@ export class ReportServiceClient {
         query: listQueryParams(query),
         signal: options.signal,
         retryRateLimited: options.retryRateLimited,
-        context: this.context('GET', REPORTS_PATH, 'list reports'),
+        context: this.context('GET', REPORTS_PATH, 'list'),
       });
       const requested = {
         page: query.page ?? LIST_DEFAULTS.page,
@@ -160,7 +158,7 @@ export class ReportServiceClient {
         method: 'GET',
         path,
         signal: options.signal,
-        context: { ...this.context('GET', path, `read report ${id}`), reportId: id },
+        context: { ...this.context('GET', path, 'get'), reportId: id },
       });
       return toReport(parseJsonBody(reply.status, reply.body), reply.status);
     });
@@ -175,10 +173,9 @@ export class ReportServiceClient {
         path: REPORTS_PATH,
         form: reportFormFields(fields),
         context: {
-          ...this.context('POST', REPORTS_PATH, 'create reports'),
+          ...this.context('POST', REPORTS_PATH, 'create'),
           sentSecrets: password ? [password] : [],
-          outcomeUnknown:
-            'The report may or may not have been created; refresh the list before trying again.',
+          outcomeUnknown: { code: 'outcome.create' },
         },
       });
       return toReport(parseJsonBody(reply.status, reply.body), reply.status);
@@ -194,10 +191,10 @@ export class ReportServiceClient {
         path,
         form: reportFormFields(fields),
         context: {
-          ...this.context('PUT', path, `change report ${id}`),
+          ...this.context('PUT', path, 'update'),
           sentSecrets: fields.password ? [fields.password] : [],
           reportId: id,
-          outcomeUnknown: `Report ${id} may or may not have been changed; refresh it before trying again.`,
+          outcomeUnknown: { code: 'outcome.update', values: { id } },
         },
       });
       return toReport(parseJsonBody(reply.status, reply.body), reply.status);
@@ -212,9 +209,9 @@ export class ReportServiceClient {
         method: 'DELETE',
         path,
         context: {
-          ...this.context('DELETE', path, `delete report ${id}`),
+          ...this.context('DELETE', path, 'delete'),
           reportId: id,
-          outcomeUnknown: `Report ${id} may or may not have been deleted; refresh the list before trying again.`,
+          outcomeUnknown: { code: 'outcome.delete', values: { id } },
         },
       });
     });
@@ -226,7 +223,7 @@ export class ReportServiceClient {
         method: 'GET',
         path: ACCOUNT_PATH,
         signal: options.signal,
-        context: this.context('GET', ACCOUNT_PATH, 'read the account'),
+        context: this.context('GET', ACCOUNT_PATH, 'account'),
       });
       return toAccount(parseJsonBody(reply.status, reply.body), reply.status);
     });
@@ -234,16 +231,17 @@ export class ReportServiceClient {
 
   // ---- internals ------------------------------------------------------------------------
 
-  private context(method: Method, path: string, action: string): RequestContext {
+  private context(method: Method, path: string, action: RequestAction): RequestContext {
     return { method, path, action, host: this.host };
   }
 
   private reportPath(id: string): string {
     const parsed = ReportIdSchema.safeParse(id);
     if (!parsed.success) {
-      // Stryker disable next-line StringLiteral,OptionalChaining: both mutants only matter for a failure without an issue, and zod's safeParse never fails without one, with a message: the fallback → '' (its only direction) and issues[0]?.message → issues[0].message (its only direction) are never reached.
-      const message = parsed.error.issues[0]?.message ?? 'The report id is not valid.';
-      throw invalidField('id', message);
+      // Stryker disable next-line OptionalChaining: zod reports at least one issue, with a message (a code).
+      const code = parsed.error.issues[0]?.message;
+      // Stryker disable next-line StringLiteral: the schema's every message is a code, so the fallback is never taken.
+      throw invalidField('id', isErrorCode(code) ? code : 'report_id.characters');
     }
     return `${REPORTS_PATH}/${encodeURIComponent(parsed.data)}`;
   }
@@ -263,7 +261,19 @@ export class ReportServiceClient {
     const fieldErrors = error.fieldErrors
       ? Object.fromEntries(Object.entries(error.fieldErrors).map(([field, list]) => [field, list.map(clean)]))
       : undefined;
-    return { ...error, message: clean(error.message), ...(fieldErrors ? { fieldErrors } : {}) };
+    return {
+      ...error,
+      message: clean(error.message),
+      ...(error.values ? { values: scrubbedValues(error.values, clean) } : {}),
+      ...(error.notes
+        ? {
+            notes: error.notes.map((note) =>
+              note.values ? { ...note, values: scrubbedValues(note.values, clean) } : note,
+            ),
+          }
+        : {}),
+      ...(fieldErrors ? { fieldErrors } : {}),
+    };
   }
 
   private async send(spec: RequestSpec): Promise<Reply> {
@@ -353,4 +363,14 @@ export class ReportServiceClient {
       this.logger.debug(`${spec.method} ${spec.path} ${outcome} ${Date.now() - started}ms`, { attempt });
     }
   }
+}
+
+/** An error's values with every text scrubbed (numbers cannot hold a key). */
+function scrubbedValues(
+  values: Record<string, string | number>,
+  clean: (text: string) => string,
+): Record<string, string | number> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [name, typeof value === 'string' ? clean(value) : value]),
+  );
 }

@@ -4,7 +4,8 @@
  * removed, shortened) and passed through the log redactor, so neither a key nor a password a
  * misbehaving service echoes back can reach the user's screen.
  */
-import { appError, type AppError } from '../../../shared/errors';
+import { appError, type AppError, type ErrorExtra, type Wording } from '../../../shared/errors';
+import type { NetworkCause, ReplyProblem, RequestAction } from '../../../shared/errorCodes';
 import { redact, withoutSecret } from '../log';
 import { withoutControlCharacters } from '../text';
 
@@ -13,12 +14,12 @@ export interface RequestContext {
   method: string;
   /** Path below the base URL, without the query string (safe to log). */
   path: string;
-  /** Verb phrase for "not allowed to …": 'list reports', 'delete report 12'. */
-  action: string;
+  /** What the request does, for "not allowed to …" (with `reportId`: "delete report 12"). */
+  action: RequestAction;
   /** Set for requests about one report: 404 then means that report is gone. */
   reportId?: string;
   /** For POST/PUT/DELETE: the sentence to add when the outcome is unknown. */
-  outcomeUnknown?: string;
+  outcomeUnknown?: Wording;
   /** Host of the base URL, for network messages. */
   host: string;
   /** Secrets sent with this request (a report password): scrubbed from what the service says. */
@@ -77,20 +78,9 @@ function saidBy(body: string, sent: readonly string[] = []): string | undefined 
   return text === '' ? undefined : text;
 }
 
-/** ', "what the reply said"' after an HTTP status, or nothing. */
-function quoted(body: string, sent: readonly string[] = []): string {
-  const said = saidBy(body, sent);
-  return said === undefined ? '' : `, "${said}"`;
-}
-
-/** ' ("what the reply said")' after a description of the reply, or nothing. */
-function quotedAfter(body: string, sent: readonly string[] = []): string {
-  const said = saidBy(body, sent);
-  return said === undefined ? '' : ` ("${said}")`;
-}
-
-function withOutcome(message: string, context: RequestContext): string {
-  return context.outcomeUnknown ? `${message} ${context.outcomeUnknown}` : message;
+/** A change whose outcome is unknown says so in a second sentence. */
+function withOutcome(context: RequestContext, extra: ErrorExtra = {}): ErrorExtra {
+  return context.outcomeUnknown ? { ...extra, notes: [context.outcomeUnknown] } : extra;
 }
 
 function sentence(text: string): string {
@@ -155,78 +145,68 @@ export function failureForStatus(
   if (status === 401) {
     return {
       retryable: false,
-      error: appError(
-        'unauthorized',
-        'The Report Service rejected the API key (HTTP 401). Check that the key is complete and still valid, or create a new one in the service’s account area.',
-        extra,
-      ),
+      error: appError('http.unauthorized', {}, extra),
     };
   }
   if (status === 403) {
     return {
       retryable: false,
-      error: appError(
-        'forbidden',
-        `The API key is not allowed to ${context.action} (HTTP 403). Ask the account holder for access, or use another key.`,
-        extra,
-      ),
+      error: appError('http.forbidden', { action: context.action, id: context.reportId ?? '' }, extra),
     };
   }
   if (status === 404) {
-    const message = context.reportId
-      ? `Report ${context.reportId} was not found (HTTP 404). It may have been deleted; refresh the list.`
-      : `The Report Service answered "not found" (HTTP 404) for ${context.path}. Check that the base URL points at the Report Service.`;
-    return { retryable: false, error: appError('not_found', message, extra) };
+    const error = context.reportId
+      ? appError('http.report_not_found', { id: context.reportId }, extra)
+      : appError('http.path_not_found', { path: context.path }, extra);
+    return { retryable: false, error };
   }
   if (status === 422) {
     const json = jsonObject(body);
     const fieldErrors = fieldErrorsFrom(json?.errors, sent);
     const said = serviceText(json?.message, sent);
-    const message = said
-      ? `The Report Service did not accept the input: ${sentence(said)} Correct it and try again.`
-      : 'The Report Service did not accept the input (HTTP 422). Correct the fields it named and try again.';
+    const withFields = fieldErrors ? { ...extra, fieldErrors } : extra;
     return {
       retryable: false,
-      error: appError('validation', message, fieldErrors ? { ...extra, fieldErrors } : extra),
+      error: said
+        ? appError('http.validation_said', { said: sentence(said) }, withFields)
+        : appError('http.validation', {}, withFields),
     };
   }
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'), nowMs);
   const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
   if (status === 429) {
-    const message =
-      retryAfterSeconds !== undefined && retryAfterSeconds > 0
-        ? `The Report Service is receiving too many requests and asked to wait ${retryAfterSeconds} seconds (HTTP 429). Try again after that.`
-        : 'The Report Service is receiving too many requests (HTTP 429). Wait a minute and try again.';
+    const withWait = { ...extra, retryAfterSeconds };
     return {
       retryable: true,
       retryAfterMs,
-      error: appError('rate_limited', message, { ...extra, retryAfterSeconds }),
+      error:
+        retryAfterSeconds !== undefined && retryAfterSeconds > 0
+          ? appError('http.rate_limited_wait', { seconds: retryAfterSeconds }, withWait)
+          : appError('http.rate_limited', {}, withWait),
     };
   }
   if (status >= 500 && status <= 599) {
+    const said = saidBy(body, sent);
+    const more = withOutcome(context, { ...extra, retryAfterSeconds });
     return {
       retryable: true,
       retryAfterMs,
-      error: appError(
-        'server_error',
-        withOutcome(
-          `The Report Service had an internal problem (HTTP ${status}${quoted(body, sent)}). Try again in a moment.`,
-          context,
-        ),
-        { ...extra, retryAfterSeconds },
-      ),
+      error:
+        said === undefined
+          ? appError('http.server_error', { status }, more)
+          : appError('http.server_error_said', { status, said }, more),
     };
   }
   if (status >= 300 && status <= 399) {
     return { retryable: false, error: redirectFailure(extra, headers.get('location')) };
   }
+  const said = saidBy(body, sent);
   return {
     retryable: false,
-    error: appError(
-      'bad_response',
-      `The Report Service answered with an unexpected status (HTTP ${status}${quoted(body, sent)}). Check the base URL, or try again later.`,
-      extra,
-    ),
+    error:
+      said === undefined
+        ? appError('http.unexpected_status', { status }, extra)
+        : appError('http.unexpected_status_said', { status, said }, extra),
   };
 }
 
@@ -237,31 +217,48 @@ export function failureForStatus(
  * returning the 3xx (electron/electron#43715), so neither the status nor the target is known.
  */
 export function redirectFailure(extra: { status?: number }, location?: string | null): AppError {
-  const target = location ? ` to "${excerptOf(location)}"` : ' to another address';
-  const code = extra.status === undefined ? '' : ` (HTTP ${extra.status})`;
-  return appError(
-    'bad_response',
-    `The Report Service address redirects${target}${code}. Update the base URL to the address it moved to.`,
-    extra,
-  );
+  const { status } = extra;
+  if (location) {
+    const target = excerptOf(location);
+    return status === undefined
+      ? appError('http.redirect_to', { target }, extra)
+      : appError('http.redirect_to_status', { target, status }, extra);
+  }
+  return status === undefined
+    ? appError('http.redirect', {}, extra)
+    : appError('http.redirect_status', { status }, extra);
+}
+
+/** Which report a reply could not read: its field, and its place in a list (1-based) when in one. */
+export interface UnreadableReport {
+  field: string;
+  item?: number;
 }
 
 /** A 2xx reply whose body is not what the endpoint returns. */
-export function badBody(status: number, problem: string, body: string): AppError {
-  return appError(
-    'bad_response',
-    `The Report Service answered HTTP ${status} with ${problem}${quotedAfter(body)}. Check that the base URL points at the Report Service.`,
-    { status },
-  );
+export function badBody(
+  status: number,
+  problem: Exclude<ReplyProblem, 'report' | 'list_report'> | UnreadableReport,
+  body: string,
+): AppError {
+  const values =
+    typeof problem === 'string'
+      ? { status, problem, field: '', item: 0 }
+      : problem.item === undefined
+        ? { status, problem: 'report' as const, field: problem.field, item: 0 }
+        : { status, problem: 'list_report' as const, field: problem.field, item: problem.item };
+  const said = saidBy(body);
+  return said === undefined
+    ? appError('reply.unexpected', values, { status })
+    : appError('reply.unexpected_said', { ...values, said }, { status });
 }
 
 export function tooLarge(status: number, limitBytes: number, start: string): AppError {
   const megabytes = Math.round((limitBytes / 1_000_000) * 10) / 10;
-  return appError(
-    'bad_response',
-    `The Report Service sent a reply larger than ${megabytes} MB (HTTP ${status}${quoted(start)}). Check the base URL, or ask for fewer reports per page.`,
-    { status },
-  );
+  const said = saidBy(start);
+  return said === undefined
+    ? appError('reply.too_large', { megabytes, status }, { status })
+    : appError('reply.too_large_said', { megabytes, status, said }, { status });
 }
 
 function causeCode(thrown: unknown): string {
@@ -276,37 +273,28 @@ function causeCode(thrown: unknown): string {
   return parts.join(' ');
 }
 
+/** Why no answer came, from what the runtime threw. */
+function networkCause(thrown: unknown): NetworkCause {
+  const cause = causeCode(thrown);
+  if (/ECONNREFUSED|CONNECTION_REFUSED/i.test(cause)) return 'refused';
+  if (/ENOTFOUND|EAI_AGAIN|NAME_NOT_RESOLVED/i.test(cause)) return 'not_found';
+  if (/bad port|UNSAFE_PORT/i.test(cause)) return 'bad_port';
+  if (/CERT|SSL|TLS/i.test(cause)) return 'certificate';
+  return 'closed';
+}
+
 /** A failure before any reply arrived: refused, reset, hung up, unknown host. */
 export function networkFailure(thrown: unknown, context: RequestContext): AppError {
-  const cause = causeCode(thrown);
-  let what: string;
-  let nothingSent = false;
-  if (/ECONNREFUSED|CONNECTION_REFUSED/i.test(cause)) {
-    what = 'the connection was refused';
-    nothingSent = true;
-  } else if (/ENOTFOUND|EAI_AGAIN|NAME_NOT_RESOLVED/i.test(cause)) {
-    what = 'the host name was not found';
-    nothingSent = true;
-  } else if (/bad port|UNSAFE_PORT/i.test(cause)) {
-    what = 'its port is one that web requests may not use; run the service on another port';
-    nothingSent = true;
-  } else if (/CERT|SSL|TLS/i.test(cause)) {
-    what = 'its security certificate was not accepted';
-    nothingSent = true;
-  } else {
-    what = 'the connection closed before an answer arrived';
-  }
-  const message = `The Report Service at ${context.host} could not be reached: ${what}. Check the network connection and the base URL.`;
-  return appError('network', nothingSent ? message : withOutcome(message, context));
+  const cause = networkCause(thrown);
+  // Only a connection that closed may have carried the request: the others sent nothing.
+  return appError(
+    'http.unreachable',
+    { host: context.host, cause },
+    cause === 'closed' ? withOutcome(context) : {},
+  );
 }
 
 export function timeoutFailure(timeoutMs: number, context: RequestContext): AppError {
   const seconds = Math.round(timeoutMs / 100) / 10;
-  return appError(
-    'timeout',
-    withOutcome(
-      `The Report Service did not answer within ${seconds} seconds. Try again, or raise the time-out.`,
-      context,
-    ),
-  );
+  return appError('http.timeout', { seconds }, withOutcome(context));
 }

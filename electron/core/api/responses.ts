@@ -28,13 +28,12 @@ const certainlyClean = new WeakSet<object>();
 const parsedBodies = new WeakSet<object>();
 
 export function parseJsonBody(status: number, text: string): unknown {
-  if (text.trim() === '')
-    throw new AppFailure(badBody(status, 'an empty reply where data was expected', text));
+  if (text.trim() === '') throw new AppFailure(badBody(status, 'empty', text));
   let parsed: unknown;
   try {
     parsed = JSON.parse(text) as unknown;
   } catch {
-    throw new AppFailure(badBody(status, 'something that is not JSON', text));
+    throw new AppFailure(badBody(status, 'not_json', text));
   }
   if (typeof parsed === 'object' && parsed !== null) {
     parsedBodies.add(parsed);
@@ -100,11 +99,10 @@ function parseReport(item: unknown, status: number, body: unknown, position?: nu
   // Stryker disable next-line OptionalChaining,StringLiteral: issues[0]?.path → issues[0].path (its only direction) only matters without an issue, and zod's safeParse never fails without one; join('.') → join('') (its only direction) only matters for a path of two segments or more, and ReportSchema is flat (a path has one segment, or none for an item that is no object).
   const path = parsed.error.issues[0]?.path.map(String).join('.');
   const field = path || 'report';
-  const where = position === undefined ? '' : `item ${position + 1}, `;
   throw new AppFailure(
     badBody(
       status,
-      `a report ReportDesk cannot read (${where}field "${field}" is missing or invalid)`,
+      position === undefined ? { field } : { field, item: position + 1 },
       // Stryker disable next-line StringLiteral: the fallback '' → "Stryker was here!" (its only direction) is never reached: items come from JSON.parse, so JSON.stringify always returns text.
       JSON.stringify(item) ?? '',
     ),
@@ -133,9 +131,7 @@ export function toReportPage(json: unknown, requested: RequestedPage, status: nu
     if (isObject(json.meta)) meta = json.meta;
     else if ('current_page' in json) meta = json;
   } else {
-    throw new AppFailure(
-      badBody(status, 'data in an unexpected shape instead of a list of reports', JSON.stringify(json)),
-    );
+    throw new AppFailure(badBody(status, 'not_list', JSON.stringify(json)));
   }
   const reports = items.map((item, index) => parseReport(item, status, json, index));
   if (!meta)
@@ -155,9 +151,7 @@ function unwrapRecord(json: unknown): unknown {
 export function toReport(json: unknown, status: number): Report {
   const record = unwrapRecord(json);
   if (!isObject(record)) {
-    throw new AppFailure(
-      badBody(status, 'data in an unexpected shape instead of a report', JSON.stringify(json)),
-    );
+    throw new AppFailure(badBody(status, 'not_report', JSON.stringify(json)));
   }
   return parseReport(record, status, json);
 }
@@ -166,9 +160,7 @@ export function toAccount(json: unknown, status: number): Account {
   const parsed = AccountSchema.safeParse(unwrapRecord(json));
   // A zod record refuses arrays and null itself.
   if (!parsed.success) {
-    throw new AppFailure(
-      badBody(status, 'data in an unexpected shape instead of an account', JSON.stringify(json)),
-    );
+    throw new AppFailure(badBody(status, 'not_account', JSON.stringify(json)));
   }
   return withoutSecrets(parsed.data, json);
 }

@@ -7,7 +7,7 @@ import { tooLarge } from './failures';
 
 /** The error of a request its caller cancelled. */
 export function cancelledError(): AppError {
-  return appError('cancelled', 'The request was cancelled.');
+  return appError('request.cancelled');
 }
 
 /** Waits `ms`, or rejects with a cancelled AppFailure as soon as `signal` aborts. */

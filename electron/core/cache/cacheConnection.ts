@@ -31,13 +31,7 @@ import { migrate } from './migrations';
 
 /** The failure of a transaction cut short because the file was damaged (it was set aside meanwhile). */
 export function cacheResetFailure(): AppFailure {
-  return new AppFailure(
-    appError(
-      'internal',
-      'The offline copy was damaged, so it was set aside and a new one started. Nothing else was lost; try again.',
-      { reason: 'cache_reset' },
-    ),
-  );
+  return new AppFailure(appError('cache.reset', {}, { reason: 'cache_reset' }));
 }
 
 export function isCacheReset(error: unknown): boolean {

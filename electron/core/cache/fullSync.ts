@@ -54,7 +54,7 @@ import {
   type SyncState,
 } from './syncState';
 
-export { DEFAULT_SYNC_LEASE_MS, SYNC_RUNNING_MESSAGE, syncRunningFailure } from './syncLease';
+export { DEFAULT_SYNC_LEASE_MS, syncRunningFailure } from './syncLease';
 
 /** Page requests in flight at once (shared/paging's PAGES_IN_FLIGHT, as the export's). */
 export const SYNC_CONCURRENCY = PAGES_IN_FLIGHT;
@@ -64,8 +64,6 @@ export const MAX_SYNC_PASSES = 3;
 export const PAGES_PER_WRITE = 8;
 /** Reports in gaps between pages asked for one by one at most; more make the read untrusted. */
 export const MAX_GAP_CHECKS = 10;
-
-const CANCELLED_MESSAGE = 'The offline sync was cancelled. Start it again to continue where it stopped.';
 
 /** What a run over a scope's list is given: the full sync's and the quick refresh's common part. */
 export interface ListRunOptions {
@@ -202,7 +200,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
     }
   } catch (error) {
     report(lease.lost ? 'failed' : signal.aborted ? 'cancelled' : 'failed');
-    throw runFailure(error, lease, signal.aborted, CANCELLED_MESSAGE);
+    throw runFailure(error, lease, signal.aborted, 'sync.cancelled');
   } finally {
     lease.release();
   }

@@ -26,8 +26,6 @@ import { runFailure } from './syncLease';
 /** 50 pages of 100: past that many new reports, the daily full sync is the better read. */
 export const QUICK_REFRESH_MAX_PAGES = 50;
 
-const CANCELLED_MESSAGE = 'The refresh was cancelled. Nothing already saved was lost.';
-
 export async function runQuickRefresh(options: ListRunOptions): Promise<SyncSummary> {
   const { cache, scope } = options;
   const { now, signal, lease } = startListRun(options);
@@ -98,7 +96,7 @@ export async function runQuickRefresh(options: ListRunOptions): Promise<SyncSumm
       badNews: totals.badNews,
     };
   } catch (error) {
-    throw runFailure(error, lease, signal.aborted, CANCELLED_MESSAGE);
+    throw runFailure(error, lease, signal.aborted, 'refresh.cancelled');
   } finally {
     lease.release();
   }

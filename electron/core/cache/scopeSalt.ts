@@ -12,7 +12,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppFailure, appError } from '../../../shared/errors';
+import { AppFailure, englishOnlyError } from '../../../shared/errors';
 import { PRIVATE_FILE_MODE, preparePrivateDir } from '../privateFiles';
 import type { ReportCache } from './reportCache';
 
@@ -25,8 +25,9 @@ const UNSALTED_DROPPED = 'unsalted_scopes_dropped';
 function readSalt(file: string): Buffer {
   const text = readFileSync(file, 'utf8').trim();
   if (!/^[0-9a-f]+$/.test(text) || text.length !== SALT_BYTES * 2) {
+    // Only the CLI keeps keys given in REPORT_DESK_API_KEY: the app never meets this one.
     throw new AppFailure(
-      appError(
+      englishOnlyError(
         'internal',
         `The cache key file ${file} is damaged. Delete it; the offline copy for keys given in REPORT_DESK_API_KEY is then downloaded again.`,
       ),

@@ -27,12 +27,6 @@ export function leaseOwnerIsGone(owner: string): boolean {
   return at >= 0 && ownerIsGone(owner.slice(at + 1));
 }
 
-export const SYNC_RUNNING_MESSAGE =
-  'A sync of this profile is already running in another ReportDesk window or command; wait for it to finish, then try again.';
-
-export const TAKEN_OVER_MESSAGE =
-  'This sync stalled and another ReportDesk window or command took it over; nothing was removed from the offline cache. Wait for that sync to finish.';
-
 export class SyncLeases {
   constructor(
     private readonly statement: (sql: string) => Database.Statement,
@@ -83,7 +77,7 @@ export class SyncLeases {
 
 /** The refusal of a sync while another one of the scope runs (in this process or another). */
 export function syncRunningFailure(): AppFailure {
-  return new AppFailure(appError('busy', SYNC_RUNNING_MESSAGE, { reason: 'sync_running' }));
+  return new AppFailure(appError('sync.running', {}, { reason: 'sync_running' }));
 }
 
 /** Thrown inside a run whose claim was taken over; the run ends with reason `sync_taken_over`. */
@@ -166,11 +160,11 @@ export function runFailure(
   error: unknown,
   lease: HeldLease,
   cancelled: boolean,
-  cancelMessage: string,
+  cancelledCode: 'sync.cancelled' | 'refresh.cancelled',
 ): unknown {
   if (lease.lost || error instanceof LeaseLost) {
-    return new AppFailure(appError('busy', TAKEN_OVER_MESSAGE, { reason: 'sync_taken_over' }));
+    return new AppFailure(appError('sync.taken_over', {}, { reason: 'sync_taken_over' }));
   }
-  if (cancelled) return new AppFailure(appError('cancelled', cancelMessage));
+  if (cancelled) return new AppFailure(appError(cancelledCode));
   return error;
 }

@@ -5,7 +5,8 @@
  * Response classes, so main passes it straight to protocol.handle and tests call it in Node.
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { directionOf, type Language } from '../../../shared/i18n/languages';
 import { CONTENT_SECURITY_POLICY } from './csp';
 
 export const APP_SCHEME = 'app';
@@ -126,8 +127,30 @@ export function cacheControlFor(pathname: string): string {
   return isHashedAsset(pathname) ? KEPT_FOR_GOOD : 'no-cache';
 }
 
+/** The renderer's entry page, the one document a window loads. */
+export const ENTRY_PAGE = 'index.html';
+
+/**
+ * The entry page in `language`: `<html lang dir data-language>` as the page will be, so that its
+ * first frame is already laid out in the language's direction (issue 28: an Arabic window is
+ * never drawn left to right first); the page reads `data-language` as the language to load
+ * (renderer/src/lib/i18n.tsx › guessedLanguage).
+ */
+export function withDocumentLanguage(html: string, language: Language): string {
+  const tag = `<html lang="${language}" dir="${directionOf(language)}" data-language="${language}">`;
+  return /<html\b[^>]*>/i.test(html) ? html.replace(/<html\b[^>]*>/i, tag) : tag + html;
+}
+
+export interface AppProtocolOptions {
+  /** The language the window shows (main's words follow it), put into the entry page. */
+  documentLanguage?: () => Language;
+}
+
 /** The handler main passes to protocol.handle(APP_SCHEME, …). */
-export function createAppProtocolHandler(rootDir: string): (request: Request) => Promise<Response> {
+export function createAppProtocolHandler(
+  rootDir: string,
+  options: AppProtocolOptions = {},
+): (request: Request) => Promise<Response> {
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return plain(405, 'Only GET and HEAD are served here.', { Allow: 'GET, HEAD' });
@@ -136,9 +159,13 @@ export function createAppProtocolHandler(rootDir: string): (request: Request) =>
     if (resolution.kind === 'forbidden') return plain(403, 'This address is outside ReportDesk.');
     try {
       // A symbolic link inside the folder must not lead out of it either.
-      const realFile = await realFileInside(await realpath(rootDir), resolution.filePath);
+      const realRoot = await realpath(rootDir);
+      const realFile = await realFileInside(realRoot, resolution.filePath);
       if (realFile === null || realFile === 'outside') return plain(404, 'Not found.');
-      const body = request.method === 'HEAD' ? null : await readFile(realFile);
+      let body: Buffer | string | null = request.method === 'HEAD' ? null : await readFile(realFile);
+      if (body !== null && options.documentLanguage && realFile === join(realRoot, ENTRY_PAGE)) {
+        body = withDocumentLanguage(body.toString('utf8'), options.documentLanguage());
+      }
       return new Response(body, {
         status: 200,
         headers: {

@@ -3,8 +3,10 @@
  * Electron Menu. Items either use a built-in role (copy, zoom, quit, …) or carry a command id:
  * renderer commands reach the page as the `app:command` event, the others are handled in main.
  * Refresh is a command on purpose: the `reload` role would reload the page and drop its state.
+ * Every item is labelled from the catalogue (`menu.*`), roles included: Electron's are English.
  */
 import type { AppCommand } from '../../../shared/contract';
+import type { MessageId, Words } from '../../../shared/i18n/messages';
 
 export type MainCommand = 'open-data-folder' | 'open-logs-folder' | 'about' | 'check-for-updates';
 export type MenuCommandId = AppCommand | MainCommand;
@@ -37,7 +39,8 @@ export type MenuRole =
 
 export type MenuItemDescription =
   | { type: 'separator' }
-  | { type: 'role'; role: MenuRole }
+  /** Labelled too: Electron's own labels for roles are English. */
+  | { type: 'role'; role: MenuRole; label: string }
   | { type: 'command'; label: string; command: MenuCommandId; accelerator?: string };
 
 export interface MenuSection {
@@ -73,28 +76,66 @@ export function routeMenuCommand(command: MenuCommandId): MenuCommandRoute {
     : { target: 'main', command: command as MainCommand };
 }
 
+/** Each role's label. */
+const ROLE_LABELS: Record<MenuRole, MessageId> = {
+  about: 'menu.role.about',
+  services: 'menu.role.services',
+  hide: 'menu.role.hide',
+  hideOthers: 'menu.role.hide_others',
+  unhide: 'menu.role.unhide',
+  quit: 'menu.role.quit',
+  close: 'menu.role.close',
+  undo: 'menu.role.undo',
+  redo: 'menu.role.redo',
+  cut: 'menu.role.cut',
+  copy: 'menu.role.copy',
+  paste: 'menu.role.paste',
+  pasteAndMatchStyle: 'menu.role.paste_and_match_style',
+  delete: 'menu.role.delete',
+  selectAll: 'menu.role.select_all',
+  resetZoom: 'menu.role.reset_zoom',
+  zoomIn: 'menu.role.zoom_in',
+  zoomOut: 'menu.role.zoom_out',
+  togglefullscreen: 'menu.role.toggle_full_screen',
+  toggleDevTools: 'menu.role.toggle_dev_tools',
+  minimize: 'menu.role.minimize',
+  zoom: 'menu.role.zoom',
+  front: 'menu.role.front',
+};
+
 const separator: MenuItemDescription = { type: 'separator' };
-const role = (r: MenuRole): MenuItemDescription => ({ type: 'role', role: r });
-const command = (label: string, id: MenuCommandId, accelerator?: string): MenuItemDescription =>
-  accelerator
-    ? { type: 'command', label, command: id, accelerator }
-    : { type: 'command', label, command: id };
+
+/** "&" marks an Alt-key mnemonic in a label: a translation's own "&" is doubled to stay a character. */
+const plainLabel = (text: string) => text.replace(/&/g, '&&');
 
 export function buildMenuDescription(
   platform: NodeJS.Platform | string,
+  words: Words,
   options: MenuOptions = { packaged: true, appName: 'ReportDesk' },
 ): MenuSection[] {
   const mac = platform === 'darwin';
-  // "&" marks the Alt-key mnemonic on Windows and Linux; macOS menus have none.
-  const title = (name: string) => (mac ? name : `&${name}`);
+  const app = options.appName;
+  const role = (r: MenuRole): MenuItemDescription => ({
+    type: 'role',
+    role: r,
+    label: plainLabel(words(ROLE_LABELS[r], { app })),
+  });
+  const command = (id: MessageId, commandId: MenuCommandId, accelerator?: string): MenuItemDescription => {
+    const label = plainLabel(words(id, { app }));
+    return accelerator
+      ? { type: 'command', label, command: commandId, accelerator }
+      : { type: 'command', label, command: commandId };
+  };
+  // "&" marks the Alt-key mnemonic on Windows and Linux (the title's first letter); macOS menus have none.
+  const title = (id: MessageId) => (mac ? plainLabel(words(id)) : `&${plainLabel(words(id))}`);
   const sections: MenuSection[] = [];
 
   if (mac) {
     sections.push({
-      label: options.appName,
+      label: app,
       items: [
         role('about'),
-        ...(options.checkForUpdates ? [command('Check for Updates…', 'check-for-updates')] : []),
+        ...(options.checkForUpdates ? [command('menu.app.check_for_updates', 'check-for-updates')] : []),
         separator,
         role('services'),
         separator,
@@ -108,20 +149,20 @@ export function buildMenuDescription(
   }
 
   sections.push({
-    label: title('File'),
+    label: title('menu.file'),
     items: [
-      command('New Report', 'new-report', 'CmdOrCtrl+N'),
-      command('Make Available Offline', 'sync'),
-      command('Switch Profile…', 'switch-profile'),
+      command('menu.file.new_report', 'new-report', 'CmdOrCtrl+N'),
+      command('menu.file.make_available_offline', 'sync'),
+      command('menu.file.switch_profile', 'switch-profile'),
       separator,
-      command('Open Data Folder', 'open-data-folder'),
+      command('menu.file.open_data_folder', 'open-data-folder'),
       separator,
       mac ? role('close') : role('quit'),
     ],
   });
 
   sections.push({
-    label: title('Edit'),
+    label: title('menu.edit'),
     items: [
       role('undo'),
       role('redo'),
@@ -137,10 +178,10 @@ export function buildMenuDescription(
   });
 
   sections.push({
-    label: title('View'),
+    label: title('menu.view'),
     items: [
-      command('Refresh', 'refresh', 'CmdOrCtrl+R'),
-      command('Find…', 'focus-search', 'CmdOrCtrl+F'),
+      command('menu.view.refresh', 'refresh', 'CmdOrCtrl+R'),
+      command('menu.view.find', 'focus-search', 'CmdOrCtrl+F'),
       separator,
       role('resetZoom'),
       role('zoomIn'),
@@ -152,7 +193,7 @@ export function buildMenuDescription(
   });
 
   sections.push({
-    label: title('Window'),
+    label: title('menu.window'),
     role: 'window',
     items: mac
       ? [role('minimize'), role('zoom'), separator, role('front')]
@@ -160,18 +201,18 @@ export function buildMenuDescription(
   });
 
   sections.push({
-    label: title('Help'),
+    label: title('menu.help'),
     role: 'help',
     items: [
-      command('Keyboard Shortcuts', 'show-shortcuts'),
-      command('Open Logs Folder', 'open-logs-folder'),
+      command('menu.help.keyboard_shortcuts', 'show-shortcuts'),
+      command('menu.help.open_logs_folder', 'open-logs-folder'),
       // On macOS "About" and "Check for Updates…" live in the app menu.
       ...(mac
         ? []
         : [
             separator,
-            ...(options.checkForUpdates ? [command('Check for Updates…', 'check-for-updates')] : []),
-            command(`About ${options.appName}`, 'about'),
+            ...(options.checkForUpdates ? [command('menu.app.check_for_updates', 'check-for-updates')] : []),
+            command('menu.help.about', 'about'),
           ]),
     ],
   });

@@ -7,6 +7,7 @@
  *    be told (off by default): one notification per refresh, never one per report.
  */
 import type { EventName, EventPayloads } from '../../../shared/contract';
+import type { Words } from '../../../shared/i18n/messages';
 
 export interface NotificationContent {
   title: string;
@@ -17,29 +18,28 @@ export function notificationFor<E extends EventName>(
   event: E,
   payload: EventPayloads[E],
   windowFocused: boolean,
+  words: Words,
 ): NotificationContent | null {
   if (windowFocused) return null;
-  if (event === 'offline:refreshed') return badNews(payload as EventPayloads['offline:refreshed']);
+  if (event === 'offline:refreshed') return badNews(payload as EventPayloads['offline:refreshed'], words);
   if (event !== 'sync:progress') return null;
   const progress = payload as EventPayloads['sync:progress'];
   if (progress.phase !== 'done' || progress.background) return null;
   const count = progress.total ?? progress.fetched;
   return {
-    title: 'Reports available offline',
-    body: `${count} ${count === 1 ? 'report is' : 'reports are'} now saved on this computer and can be read without a connection.`,
+    title: words('notification.sync_done.title'),
+    body: words('notification.sync_done.body', { count }),
   };
 }
 
-function badNews({
-  summary,
-  notifyBad,
-  profileName,
-}: EventPayloads['offline:refreshed']): NotificationContent | null {
+function badNews(
+  { summary, notifyBad, profileName }: EventPayloads['offline:refreshed'],
+  words: Words,
+): NotificationContent | null {
   const count = summary.badNews;
   if (!notifyBad || count === 0) return null;
-  const reports = count === 1 ? '1 report' : `${count} reports`;
   return {
-    title: count === 1 ? 'A report turned bad' : 'Reports turned bad',
-    body: `${reports} of “${profileName}” ${count === 1 ? 'is' : 'are'} new and bad or turned bad. Open ReportDesk to see what changed.`,
+    title: words('notification.bad_news.title', { count }),
+    body: words('notification.bad_news.body', { count, profile: profileName }),
   };
 }

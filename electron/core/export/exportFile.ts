@@ -19,11 +19,6 @@ export function writeExportFile(path: string, content: string): void {
     const disk = storageFailure(thrown, { folder: dirname(path), place: 'export' });
     if (disk) throw disk;
     const code = errorCode(thrown);
-    throw new AppFailure(
-      appError(
-        'invalid_input',
-        `The export could not be written to ${path} (${code}). Choose a folder you can write to and try again.`,
-      ),
-    );
+    throw new AppFailure(appError('export.write_failed', { path, code }));
   }
 }

@@ -59,7 +59,7 @@ export interface CollectedReports {
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
-    throw new AppFailure(appError('cancelled', 'The export was cancelled; no file was written.'));
+    throw new AppFailure(appError('export.cancelled'));
   }
 }
 
@@ -103,26 +103,16 @@ export async function collectAllPages(options: CollectOptions): Promise<Collecte
       onProgress?.({ page: page.page, lastPage: page.lastPage, fetched: reports.length, total });
     },
   });
-  const taken = `${reports.length} report${reports.length === 1 ? '' : 's'} from ${walk.requests} request${walk.requests === 1 ? '' : 's'}`;
+  const taken = { reports: reports.length, requests: walk.requests };
   if (walk.stop === 'paging_ignored') {
     throw new AppFailure(
-      appError(
-        'bad_response',
-        `The Report Service sent the same reports again for page ${walk.lastPageAsked}, so it seems to ignore paging; stopped after ${taken}.`,
-        { reason: 'paging_ignored' },
-      ),
+      appError('paging.ignored', { page: walk.lastPageAsked, ...taken }, { reason: 'paging_ignored' }),
     );
   }
   if (walk.stop === 'page_limit' && walk.requests >= maxPages) {
-    throw new AppFailure(
-      appError(
-        'bad_response',
-        `The list did not end after ${maxPages} pages, so paging was stopped after ${taken}. Narrow the search or filters and try again.`,
-        { reason: 'page_limit' },
-      ),
-    );
+    throw new AppFailure(appError('paging.limit', { pages: maxPages, ...taken }, { reason: 'page_limit' }));
   }
-  if (!first) throw new AppFailure(appError('bad_response', 'The Report Service sent no page.'));
+  if (!first) throw new AppFailure(appError('reply.no_page'));
   return {
     reports,
     pages,

@@ -146,8 +146,8 @@ export class Connections {
     if (key === null) {
       throw new AppFailure(
         appError(
-          'unauthorized',
-          `No API key is stored for the profile “${profile.name}”. Store its key again.`,
+          'profile.no_key_stored',
+          { profile: profile.name },
           { reason: 'no_key_stored', details: { profileName: profile.name } },
         ),
       );

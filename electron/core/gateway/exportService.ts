@@ -46,9 +46,7 @@ export class ExportService {
 
   async run(input: ChannelParsedInput<'reports:export'>): Promise<ExportResult> {
     if (this.exporting) {
-      throw new AppFailure(
-        appError('invalid_input', 'An export is already running. Wait for it to finish or cancel it.'),
-      );
+      throw new AppFailure(appError('export.running'));
     }
     const controller = new AbortController();
     this.exporting = controller;

@@ -9,6 +9,7 @@ import type { ChannelParsedInput, FirstScreen, ReportPageResult } from '../../..
 import { AppFailure, fail, ok, type Result } from '../../../shared/errors';
 import type { Connections } from './connection';
 import type { Connectivity } from './connectivity';
+import type { LanguageService } from './languageService';
 import type { ProfilesService } from './profilesService';
 import type { ReportsService } from './reportsService';
 
@@ -17,6 +18,7 @@ export interface FirstScreenServices {
   reports: ReportsService;
   connectivity: Connectivity;
   connections: Connections;
+  language: LanguageService;
 }
 
 export async function firstScreen(
@@ -36,6 +38,7 @@ export async function firstScreen(
     connectivity: services.connectivity.current,
     // Another process may have switched profiles meanwhile: then the list is not this one's.
     list: profiles.activeId === wanted?.profileId ? list : null,
+    language: services.language.state(),
   };
 }
 

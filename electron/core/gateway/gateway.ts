@@ -11,6 +11,7 @@ import type { Connectivity } from './connectivity';
 import type { ExportService } from './exportService';
 import { firstScreen } from './firstScreen';
 import type { HistoryService } from './historyService';
+import type { LanguageService } from './languageService';
 import type { Links } from './links';
 import type { OfflineService } from './offlineService';
 import type { ProfilesService } from './profilesService';
@@ -33,6 +34,7 @@ export interface GatewayServices {
   offline: OfflineService;
   repairs: RepairsService;
   history: HistoryService;
+  language: LanguageService;
 }
 
 export function gatewayHandlers(services: GatewayServices): ContractHandlers {
@@ -50,6 +52,7 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     offline,
     repairs,
     history,
+    language,
   } = services;
   return {
     'profiles:list': () => profiles.state(),
@@ -103,12 +106,15 @@ export function gatewayHandlers(services: GatewayServices): ContractHandlers {
     'updates:setPreferences': async (changes) => updates.setPreferences(changes),
     'updates:restart': async (options) => updates.restart(options),
     'updates:cancelRestart': async () => updates.cancelRestart(),
-    'app:firstScreen': (input) => firstScreen(input, { profiles, reports, connectivity, connections }),
-
     'repairs:status': () => repairs.status(),
     'repairs:dismiss': (input) => repairs.dismiss(input),
     'repairs:restoreKeys': (input) => repairs.restoreKeys(input),
     'repairs:removeKeys': (input) => repairs.removeKeys(input),
     'profiles:startAfresh': () => repairs.startAfresh(),
+
+    'app:firstScreen': (input) =>
+      firstScreen(input, { profiles, reports, connectivity, connections, language }),
+    'settings:language': async () => language.state(),
+    'settings:setLanguage': async ({ choice }) => language.choose(choice),
   };
 }

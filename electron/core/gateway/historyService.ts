@@ -63,12 +63,7 @@ export class HistoryService {
     const periods =
       since === null ? [] : periodsCovering(by, since, until, ready.timeZone, MAX_HISTORY_PERIODS);
     if (periods === null) {
-      throw new AppFailure(
-        appError(
-          'invalid_input',
-          `The range holds more than ${MAX_HISTORY_PERIODS.toLocaleString('en')} ${by}s; choose longer periods or a shorter range.`,
-        ),
-      );
+      throw new AppFailure(appError('history.too_many_periods', { max: MAX_HISTORY_PERIODS, by }));
     }
     // The first period's start, then every period's end.
     const edges = periods.flatMap((period, i) => (i === 0 ? [period.start, period.end] : [period.end]));
@@ -172,11 +167,7 @@ export class HistoryService {
     const exportedAt = now.toISOString();
     const answer = input.kind === 'periods' ? this.periods(input) : this.compare(input);
     if (!answer.available) {
-      throw new AppFailure(
-        appError('offline', 'There is no history to export until the whole profile is available offline.', {
-          reason: 'nothing_cached',
-        }),
-      );
+      throw new AppFailure(appError('history.not_available', {}, { reason: 'nothing_cached' }));
     }
     const file =
       'periods' in answer

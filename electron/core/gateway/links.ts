@@ -3,10 +3,10 @@
  * system browser (http and https only).
  */
 import type { OpenedLink } from '../../../shared/contract';
-import { AppFailure, appError } from '../../../shared/errors';
+import { AppFailure, appError, wordedError } from '../../../shared/errors';
 import { parseDeepLink } from '../desktop/deepLink';
 import type { ProfileStore } from '../profiles/profileStore';
-import { checkExternalUrl, EXTERNAL_URL_REFUSED } from '../../../shared/externalUrl';
+import { checkExternalUrl, externalUrlRefusal } from '../../../shared/externalUrl';
 
 export class Links {
   constructor(
@@ -20,22 +20,12 @@ export class Links {
   async open(url: string): Promise<OpenedLink> {
     const target = parseDeepLink(url);
     if (!target) {
-      throw new AppFailure(
-        appError(
-          'invalid_input',
-          'That is not a ReportDesk link. A link looks like reportdesk://report/12?profile=…; copy it again.',
-        ),
-      );
+      throw new AppFailure(appError('link.invalid'));
     }
     if (target.profileId === null) return { path: target.path, profileId: null };
     const profile = this.profiles.get(target.profileId);
     if (!profile) {
-      throw new AppFailure(
-        appError(
-          'not_found',
-          `The link is for the profile “${target.profileId}”, which is not set up on this computer. Add that profile (same service and key) or ask for a link without a profile.`,
-        ),
-      );
+      throw new AppFailure(appError('link.profile_missing', { profile: target.profileId }));
     }
     if (this.profiles.activeId() !== profile.id) await this.activate(profile.id);
     return { path: target.path, profileId: profile.id };
@@ -44,7 +34,7 @@ export class Links {
   /** Hands a web address to the system browser, under the one external-URL policy. */
   async openExternal(url: string): Promise<{ opened: boolean }> {
     const verdict = checkExternalUrl(url);
-    if (!verdict.ok) throw new AppFailure(appError('invalid_input', EXTERNAL_URL_REFUSED[verdict.reason]));
+    if (!verdict.ok) throw new AppFailure(wordedError(externalUrlRefusal(verdict.reason)));
     if (!this.openExternalUrl) return { opened: false };
     await this.openExternalUrl(verdict.href);
     return { opened: true };

@@ -55,13 +55,13 @@ export class OnlinePolicy {
       if (!fallback) throw thrown;
       const cached = fromCache(connection.scope);
       if (cached !== null) return cached;
-      throw new AppFailure(
-        appError(
-          'offline',
-          `${thrown.error.message} Nothing for this is in the offline cache yet; once the service can be reached, make the reports available offline.`,
-          { reason: 'nothing_cached', details: { cause: thrown.error.message } },
-        ),
+      const own = appError(
+        'offline.nothing_cached',
+        {},
+        { reason: 'nothing_cached', details: { cause: thrown.error } },
       );
+      // The cause first ("… could not be reached: …"), then why nothing can be shown instead.
+      throw new AppFailure({ ...own, message: `${thrown.error.message} ${own.message}` });
     }
   }
 
@@ -77,14 +77,8 @@ export class OnlinePolicy {
       this.connectivity.markOffline(thrown.error);
       throw new AppFailure(
         thrown.error.kind === 'network'
-          ? appError(
-              'offline',
-              'The Report Service cannot be reached, so the change was not made. Try again when it is back.',
-            )
-          : appError(
-              'timeout',
-              'The Report Service did not answer in time, so the change may or may not have been made. Refresh to check before trying again.',
-            ),
+          ? appError('offline.change_not_made')
+          : appError('timeout.change_unknown'),
       );
     }
   }

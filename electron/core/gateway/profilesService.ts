@@ -4,7 +4,7 @@
  * to the key vault before the profile that uses them, so no process sees one without the other.
  */
 import type { ChannelParsedInput, ProfilesState, ProfileView } from '../../../shared/contract';
-import { AppFailure, appError } from '../../../shared/errors';
+import { AppFailure, appError, englishOf } from '../../../shared/errors';
 import type { Account } from '../../../shared/model';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import type { ReportCache } from '../cache/reportCache';
@@ -126,9 +126,14 @@ export class ProfilesService {
     const clash = this.options.profiles.findByName(name);
     if (clash && clash.id !== ownId) {
       throw new AppFailure(
-        appError('invalid_input', `A profile named “${name}” already exists. Choose another name.`, {
-          fieldErrors: { name: ['A profile with this name already exists.'] },
-        }),
+        appError(
+          'profile.name_taken',
+          { name },
+          {
+            fieldErrors: { name: [englishOf({ code: 'field.profile_name_taken' })] },
+            fieldWordings: { name: [{ code: 'field.profile_name_taken' }] },
+          },
+        ),
       );
     }
   }
@@ -237,9 +242,13 @@ export class ProfilesService {
       if (input.apiKey === undefined) {
         throw new AppFailure(
           appError(
-            'invalid_input',
-            'A new service address needs the API key again: enter the key for that service, and it is checked there before the change is saved.',
-            { reason: 'key_required', fieldErrors: { apiKey: ['Enter the API key for the new address.'] } },
+            'profile.key_required',
+            {},
+            {
+              reason: 'key_required',
+              fieldErrors: { apiKey: [englishOf({ code: 'field.api_key_for_new_address' })] },
+              fieldWordings: { apiKey: [{ code: 'field.api_key_for_new_address' }] },
+            },
           ),
         );
       }
@@ -327,7 +336,7 @@ export class ProfilesService {
   async startDemo(): Promise<ProfilesState> {
     const { profiles, cache, connectivity } = this.options;
     const demo = this.options.connections.demo;
-    if (!demo) throw new AppFailure(appError('internal', 'The demo service is not available in this build.'));
+    if (!demo) throw new AppFailure(appError('demo.unavailable'));
     let profile = profiles.list().find((p) => p.demo);
     const running = await demo.ensureRunning(
       profile ? Number(cache.getMeta(profile.id, DEMO_PORT)) || undefined : undefined,

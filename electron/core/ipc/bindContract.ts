@@ -4,7 +4,7 @@
  * Desktop's isTrustedIPCSender does: only ReportDesk's own window may reach the core.
  */
 import { CHANNEL_NAMES, type ContractHandlers } from '../../../shared/contract';
-import { fail } from '../../../shared/errors';
+import { appError, fail } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
 import { INVOKE_CHANNEL_PREFIX } from './channels';
 import { dispatch } from './dispatch';
@@ -27,8 +27,6 @@ export interface BindContractOptions {
   logger?: Logger;
 }
 
-export const FOREIGN_SENDER_MESSAGE = "This request did not come from ReportDesk's window.";
-
 /** Registers one ipc handler per contract channel; the returned function removes them all. */
 export function bindContract(
   ipc: IpcMainLike,
@@ -46,7 +44,7 @@ export function bindContract(
           senderId: event?.sender?.id,
           frameUrl: event?.senderFrame?.url?.slice(0, 200) ?? null,
         });
-        return fail({ kind: 'forbidden', message: FOREIGN_SENDER_MESSAGE });
+        return fail(appError('ipc.foreign_sender'));
       }
       return dispatch(handlers, channel, input, logger);
     });

@@ -2,7 +2,7 @@
  * The IPC wire names shared by the main process and the preload. Zod-free on purpose: the
  * sandboxed preload bundles this file (the channel and event whitelists are shared/channels.ts).
  */
-import type { AppError } from '../../../shared/errors';
+import { appError, type AppError } from '../../../shared/errors';
 
 /** The ipc channel of a contract channel is this prefix + its name ("reportdesk:reports:list"). */
 export const INVOKE_CHANNEL_PREFIX = 'reportdesk:';
@@ -17,9 +17,7 @@ export const SUBSCRIPTION_IPC_CHANNEL = 'reportdesk:subscription';
 
 /** The answer to a request for a channel the contract does not have. */
 export function unknownChannelError(channel: unknown): AppError {
-  const shown = typeof channel === 'string' ? `"${channel.slice(0, 80)}"` : 'without a name';
-  return {
-    kind: 'invalid_input',
-    message: `Unknown request ${shown}. This version of ReportDesk does not support it; update or restart the app.`,
-  };
+  return appError('ipc.unknown_channel', {
+    channel: typeof channel === 'string' ? channel.slice(0, 80) : '',
+  });
 }

@@ -5,7 +5,7 @@
  * values so the renderer only ever deals with `{ ok, value | error }`.
  */
 import type { ReportDeskBridge, EventName, EventPayloads } from '../../../shared/contract';
-import type { AppError, Result } from '../../../shared/errors';
+import { appError, type AppError, type Result } from '../../../shared/errors';
 import {
   EVENT_IPC_CHANNEL,
   INVOKE_CHANNEL_PREFIX,
@@ -21,11 +21,7 @@ export interface IpcRendererLike {
   send(channel: string, ...args: unknown[]): void;
 }
 
-const MAIN_UNREACHABLE: AppError = {
-  kind: 'internal',
-  message:
-    'ReportDesk could not reach its main process. Restart the app; if it keeps happening, check the logs.',
-};
+const MAIN_UNREACHABLE: AppError = appError('ipc.main_unreachable');
 
 export function createBridge(ipc: IpcRendererLike): ReportDeskBridge {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();

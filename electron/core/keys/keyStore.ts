@@ -3,9 +3,9 @@
  * Manager, the Secret Service on Linux), or memory. Keys never go to a file or a log.
  */
 import { createRequire } from 'node:module';
-import { AppFailure, appError } from '../../../shared/errors';
+import { AppFailure, appError, type AppError } from '../../../shared/errors';
 import { registerSecret, silentLogger, type Logger } from '../log';
-import { nativeModuleFailureMessage } from '../nativeModules';
+import { nativeModuleFailure } from '../nativeModules';
 
 export interface KeyStore {
   get(account: string): Promise<string | null>;
@@ -31,16 +31,10 @@ export function keyHint(key: string): string | null {
 }
 
 /** What to do when the keychain cannot be used, in the words of the user's platform. */
-export function keychainUnavailableMessage(platform: NodeJS.Platform): string {
-  const sessionOnly = 'Or keep the key for this session only: it is then forgotten when ReportDesk quits.';
-  switch (platform) {
-    case 'darwin':
-      return `The macOS keychain could not be used to store the API key. Unlock your login keychain (in Keychain Access) and try again. ${sessionOnly}`;
-    case 'win32':
-      return `Windows Credential Manager could not be used to store the API key. Check that you are signed in to a normal Windows account and that the Credential Manager service is running, then try again. ${sessionOnly}`;
-    default:
-      return `The system keychain could not be used to store the API key. Install and unlock a Secret Service such as GNOME Keyring or KWallet (with libsecret), then try again. ${sessionOnly}`;
-  }
+export function keychainUnavailable(platform: NodeJS.Platform): AppError {
+  return appError('keychain.unavailable', {
+    platform: platform === 'darwin' || platform === 'win32' ? platform : 'other',
+  });
 }
 
 // A plain require, never import(): inside Electron's CommonJS main bundle, import() of a package
@@ -115,9 +109,7 @@ export class KeytarKeyStore implements KeyStore {
         error: error instanceof Error ? error.message : String(error),
       });
       // keytar built for the other runtime is not a keychain problem: say what to run instead.
-      const wrongBuild = nativeModuleFailureMessage(error);
-      if (wrongBuild) throw new AppFailure(appError('internal', wrongBuild));
-      throw new AppFailure(appError('keychain_unavailable', keychainUnavailableMessage(this.platform)));
+      throw new AppFailure(nativeModuleFailure(error) ?? keychainUnavailable(this.platform));
     }
   }
 }

@@ -9,7 +9,6 @@
 import { AppFailure, invalidField } from '../../../shared/errors';
 import { registerSecret } from '../log';
 import { keyHint, type KeyStore } from './keyStore';
-import { API_KEY_REQUIRED } from '../../../shared/profileRules';
 
 export type KeyStorage = 'keychain' | 'session';
 
@@ -81,7 +80,7 @@ export class KeyVault {
   }
 
   async set(profileId: string, key: string, options: { sessionOnly: boolean }): Promise<KeyStorage> {
-    if (key === '') throw invalidField('apiKey', API_KEY_REQUIRED);
+    if (key === '') throw invalidField('apiKey', 'field.api_key_required');
     registerSecret(key);
     this.keychainCopies.delete(profileId);
     if (options.sessionOnly) {

@@ -25,7 +25,6 @@ import { basename, dirname } from 'node:path';
 import { AppFailure, appError, invalidField } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
 import { ownerToken } from '../processOwner';
-import { PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 import type { OfflineProfileOptions, PendingKeyChange, ProfilesFile, StoredProfile } from './profileRecord';
 import { ProfilesLock } from './profilesLock';
 import { ProfilesOnDisk, type ProfilesDamage, type ProfilesRestored } from './profilesOnDisk';
@@ -34,8 +33,6 @@ export { PROFILE_LOCK_WAIT_MS, profilesLockFile } from './profilesLock';
 
 export type { PendingKeyChange, StoredProfile } from './profileRecord';
 export type { ProfilesDamage, ProfilesRestored } from './profilesOnDisk';
-
-const NOT_FOUND = 'That profile no longer exists.';
 
 export class ProfileStore {
   private readonly file: string;
@@ -87,7 +84,7 @@ export class ProfileStore {
   /** Like get, for an id the user acted on: a profile removed meanwhile is a `not_found`. */
   requireProfile(id: string): StoredProfile {
     const found = this.get(id);
-    if (!found) throw new AppFailure(appError('not_found', NOT_FOUND));
+    if (!found) throw new AppFailure(appError('profile.not_found'));
     return found;
   }
 
@@ -128,7 +125,7 @@ export class ProfileStore {
         createdAt: new Date().toISOString(),
       };
       if (state.profiles.some((existing) => existing.id === profile.id)) {
-        throw new AppFailure(appError('internal', 'A profile with that id already exists.'));
+        throw new AppFailure(appError('profile.id_taken'));
       }
       const next = withoutPending(
         {
@@ -319,14 +316,13 @@ export class ProfileStore {
 
   private checkName(state: ProfilesFile, name: string, ownId: string | null): void {
     if (name === '') {
-      throw invalidField('name', PROFILE_NAME_REQUIRED);
+      throw invalidField('name', 'field.profile_name_required');
     }
     const clash = state.profiles.find(
       (profile) => profile.id !== ownId && nameKey(profile.name) === nameKey(name),
     );
     if (clash) {
-      const message = `A profile named "${clash.name}" already exists. Choose another name.`;
-      throw invalidField('name', message);
+      throw invalidField('name', 'profile.name_taken', { name: clash.name });
     }
   }
 
@@ -373,7 +369,7 @@ function withoutPending(state: ProfilesFile, id: string): ProfilesFile {
 
 function requireIn(state: ProfilesFile, id: string): StoredProfile {
   const found = state.profiles.find((profile) => profile.id === id);
-  if (!found) throw new AppFailure(appError('not_found', NOT_FOUND));
+  if (!found) throw new AppFailure(appError('profile.not_found'));
   return { ...found };
 }
 

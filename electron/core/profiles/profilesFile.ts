@@ -4,6 +4,7 @@
  * the previous good file, kept by every change), and the copies of damaged files set aside
  * (`profiles.json.corrupt-<time>`). ProfileStore decides what to do with each.
  */
+import type { UnusableProfilesFile } from '../../../shared/errorCodes';
 import {
   closeSync,
   copyFileSync,
@@ -33,24 +34,24 @@ export type FileRead =
   | { kind: 'missing' }
   | { kind: 'good'; state: ProfilesFile; text: string; signature: string }
   | { kind: 'newer'; version: number; signature: string }
-  | { kind: 'damaged'; reason: string; signature: string | null };
+  | { kind: 'damaged'; why: UnusableProfilesFile; signature: string | null };
 
 export const EMPTY_PROFILES: ProfilesFile = { version: 1, activeId: null, profiles: [] };
 
 /** Parses a profiles list (the active id falls back to the first profile), or says why it is none. */
 export function parseProfiles(
   text: string,
-): { state: ProfilesFile } | { reason: string } | { newer: number } {
+): { state: ProfilesFile } | { why: UnusableProfilesFile } | { newer: number } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return { reason: 'it is not valid JSON' };
+    return { why: { reason: 'not_json' } };
   }
   const version = (json as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > 1) return { newer: version };
   const parsed = ProfilesFileSchema.safeParse(json);
-  if (!parsed.success) return { reason: 'its content is not a profile list ReportDesk understands' };
+  if (!parsed.success) return { why: { reason: 'not_profiles' } };
   const { activeId, profiles } = parsed.data;
   const known = profiles.some((profile) => profile.id === activeId);
   return { state: { ...parsed.data, activeId: known ? activeId : (profiles[0]?.id ?? null) } };
@@ -77,11 +78,15 @@ export function readProfilesFile(file: string): FileRead {
     } catch {
       // Not even a stat: the signature stays unknown.
     }
-    return { kind: 'damaged', reason: `it could not be read (${errorCode(error)})`, signature: known };
+    return {
+      kind: 'damaged',
+      why: { reason: 'unreadable', readCode: errorCode(error) },
+      signature: known,
+    };
   }
   const parsed = parseProfiles(text);
   if ('newer' in parsed) return { kind: 'newer', version: parsed.newer, signature };
-  if ('reason' in parsed) return { kind: 'damaged', reason: parsed.reason, signature };
+  if ('why' in parsed) return { kind: 'damaged', why: parsed.why, signature };
   return { kind: 'good', state: parsed.state, text, signature };
 }
 

@@ -25,8 +25,7 @@ export class ProfilesLock extends FileLock {
     super(profilesLockFile(profilesFile), waitMs, (error) =>
       lockFailure(
         {
-          subject: 'The profiles',
-          otherHolders: 'window or command',
+          store: 'profiles',
           file: profilesFile,
           waitMs,
           logger,

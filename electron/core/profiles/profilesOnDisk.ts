@@ -6,6 +6,7 @@
  */
 import { mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { unusableProfilesWords, type UnusableProfilesFile } from '../../../shared/errorCodes';
 import { AppFailure, appError } from '../../../shared/errors';
 import { asideName } from '../asideName';
 import { writeFileAtomic } from '../atomicWrite';
@@ -37,7 +38,7 @@ export interface ProfilesRestored {
 export interface ProfilesDamage {
   file: string;
   asideAs: string;
-  reason: string;
+  why: UnusableProfilesFile;
 }
 
 export class ProfilesOnDisk {
@@ -92,9 +93,7 @@ export class ProfilesOnDisk {
   startAfresh(): void {
     const damage = this.trouble?.damage;
     if (!damage) {
-      throw new AppFailure(
-        appError('invalid_input', 'The profiles file is not damaged, so there is nothing to start afresh.'),
-      );
+      throw new AppFailure(appError('profiles.not_damaged'));
     }
     try {
       // No copy could be made (unreadable, a folder): the file itself is moved aside.
@@ -132,10 +131,7 @@ export class ProfilesOnDisk {
       this.trouble = {
         damage: null,
         failure: new AppFailure(
-          appError(
-            'internal',
-            `The profiles file ${this.file} was written by a newer version of ReportDesk (version ${read.version}). Update ReportDesk; nothing was changed.`,
-          ),
+          appError('profiles.newer_version', { file: this.file, version: read.version }),
         ),
       };
     } else {
@@ -169,7 +165,7 @@ export class ProfilesOnDisk {
         this.applyGood({ state: backup.state, text: backup.text, signature: signatureOf(stats) });
         pruneDamagedCopies(this.file);
         this.logger.warn(
-          `The profiles file could not be used because ${again.reason}; its backup of ${backup.savedAt} was restored.`,
+          `The profiles file could not be used because ${unusableProfilesWords(again.why)}; its backup of ${backup.savedAt} was restored.`,
           { asideAs },
         );
         this.onRestored({ file: this.file, asideAs, backupSavedAt: backup.savedAt });
@@ -188,19 +184,21 @@ export class ProfilesOnDisk {
     this.goodText = null;
     // Remembered: a file that cannot be used is not tried again (nor logged) until it changes.
     this.seen = read.signature;
-    const damage = { file: this.file, asideAs, reason: read.reason };
-    const kept =
-      asideAs === this.file
-        ? `It is kept as it is${cannotRepair ? ` (it could not be moved: ${cannotRepair})` : ''}`
-        : `A copy is kept as ${asideAs}`;
-    const message = `The profiles file ${this.file} could not be used because ${read.reason}, and there is no backup to restore. ${kept}; nothing is written over it until you agree to start a new list of profiles.`;
-    this.logger.error(message);
-    this.trouble = {
-      damage,
-      failure: new AppFailure(
-        appError('damaged', message, { reason: 'profiles_damaged', details: { file: this.file, asideAs } }),
-      ),
-    };
+    const damage = { file: this.file, asideAs, why: read.why };
+    const error = appError(
+      'profiles.damaged',
+      {
+        file: this.file,
+        asideAs,
+        kept: asideAs !== this.file ? 'copy' : cannotRepair ? 'unmovable' : 'as_is',
+        moveCode: cannotRepair ?? '',
+        reason: read.why.reason,
+        readCode: read.why.reason === 'unreadable' ? read.why.readCode : '',
+      },
+      { reason: 'profiles_damaged', details: { file: this.file, asideAs } },
+    );
+    this.logger.error(error.message);
+    this.trouble = { damage, failure: new AppFailure(error) };
   }
 
   save(next: ProfilesFile): void {
@@ -226,12 +224,7 @@ export class ProfilesOnDisk {
     this.logger.error('Saving the profiles failed.', { code: errorCode(error) });
     return (
       storageFailure(error, { folder: dirname(this.file), place: 'data_folder' }) ??
-      new AppFailure(
-        appError(
-          'internal',
-          `The profiles could not be saved to ${this.file} (${errorCode(error)}). Check that the disk has space and the folder is writable, then try again.`,
-        ),
-      )
+      new AppFailure(appError('profile.save_failed', { file: this.file, code: errorCode(error) }))
     );
   }
 }

@@ -6,9 +6,13 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { PRIVACY_LABELS, reportPasswordProblem, type PrivacyValue } from '../../../shared/model';
+import type { AppError } from '../../../shared/errors';
+import { errorSentence } from '../../../shared/i18n/errorSentence';
+import { reportPasswordProblem, type PrivacyValue } from '../../../shared/model';
 import { useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
+import { errorText } from '../lib/errorWords';
+import { useWords } from '../lib/i18n';
 import { invalidateReportLists, queryKeys } from '../lib/queries';
 import { TextField } from './FormField';
 import { PrivacyChoice } from './PrivacyChoice';
@@ -21,7 +25,7 @@ type BulkKind = 'delete' | 'privacy';
 
 interface BulkOutcome {
   done: string[];
-  failed: { id: string; reason: string }[];
+  failed: { id: string; reason: AppError }[];
   /** Not sent: the service became unreachable before their turn. */
   skipped: string[];
 }
@@ -52,7 +56,7 @@ export async function runBulk(
       } catch (thrown) {
         const error = errorOf(thrown);
         if (error.kind === 'offline' || error.kind === 'network') unreachable = true;
-        outcome.failed.push({ id, reason: error.message });
+        outcome.failed.push({ id, reason: error });
       }
       onProgress(++finished);
     }
@@ -62,8 +66,6 @@ export async function runBulk(
 }
 
 const notDone = (outcome: BulkOutcome) => [...outcome.failed.map((f) => f.id), ...outcome.skipped];
-
-const plural = (n: number) => `${n} report${n === 1 ? '' : 's'}`;
 
 export function BulkActions({
   profileId,
@@ -75,6 +77,7 @@ export function BulkActions({
   /** The run is over: the selection becomes the reports that failed (to try again), or nothing. */
   onFinished: (failedIds: string[]) => void;
 }) {
+  const words = useWords();
   const blockReason = useWriteBlockReason();
   const reasonId = useId();
   const [kind, setKind] = useState<BulkKind | null>(null);
@@ -83,7 +86,7 @@ export function BulkActions({
   // is on screen beside the buttons, and they point at it.
   const describedBy = blockReason !== null ? reasonId : undefined;
   return (
-    <div className="bulk-actions" role="group" aria-label="Bulk actions on the selected reports">
+    <div className="bulk-actions" role="group" aria-label={words('bulk.group')}>
       <button
         type="button"
         className="button small"
@@ -91,7 +94,7 @@ export function BulkActions({
         aria-describedby={describedBy}
         onClick={() => setKind('privacy')}
       >
-        Change privacy…
+        {words('bulk.change_privacy')}
       </button>
       <button
         type="button"
@@ -100,7 +103,7 @@ export function BulkActions({
         aria-describedby={describedBy}
         onClick={() => setKind('delete')}
       >
-        Delete selected…
+        {words('bulk.delete')}
       </button>
       {blockReason && (
         <span id={reasonId} className="muted bulk-block">
@@ -134,6 +137,7 @@ function BulkDialog({
   /** null when nothing was sent; else the ids that failed or were not sent. */
   onClose: (failedIds: string[] | null) => void;
 }) {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   // The ids are fixed when the dialog opens: a refetch behind it changes nothing.
@@ -151,7 +155,8 @@ function BulkDialog({
     if (outcome) closeButton.current?.focus();
   }, [outcome]);
   const passwordProblem = kind === 'privacy' ? reportPasswordProblem(privacy, password) : null;
-  const count = plural(targets.length);
+  const count = targets.length;
+  const idList = words.intl.formatList(targets, { type: 'unit', style: 'short' });
 
   async function run() {
     if (passwordProblem) {
@@ -181,8 +186,8 @@ function BulkDialog({
     if (result.failed.length === 0 && result.skipped.length === 0) {
       toasts.show(
         kind === 'delete'
-          ? `${plural(result.done.length)} deleted.`
-          : `${plural(result.done.length)} made ${PRIVACY_LABELS[privacy].toLowerCase()}.`,
+          ? words('bulk.deleted', { count: result.done.length })
+          : words('bulk.privacy_changed', { count: result.done.length, privacy }),
       );
       onClose([]);
       return;
@@ -190,8 +195,7 @@ function BulkDialog({
     setOutcome(result);
   }
 
-  const title = kind === 'delete' ? `Delete ${count}?` : `Change the privacy of ${count}`;
-  const verb = kind === 'delete' ? 'deleted' : 'changed';
+  const title = words(kind === 'delete' ? 'bulk.delete.title' : 'bulk.privacy.title', { count });
 
   return (
     <Modal
@@ -204,14 +208,10 @@ function BulkDialog({
         {outcome === null ? (
           <>
             {kind === 'delete' ? (
-              <p>
-                {count} will be deleted from the Report Service: {targets.join(', ')}. This cannot be undone.
-              </p>
+              <p>{words('bulk.delete.body', { count, ids: idList })}</p>
             ) : (
               <>
-                <p>
-                  {count} ({targets.join(', ')}) will get the privacy chosen here.
-                </p>
+                <p>{words('bulk.privacy.body', { count, ids: idList })}</p>
                 <PrivacyChoice
                   name="bulk-privacy"
                   value={privacy}
@@ -221,14 +221,16 @@ function BulkDialog({
                 />
                 {privacy === 2 && (
                   <TextField
-                    label="Report password"
+                    label={words('report.field.password')}
                     type="password"
                     autoComplete="new-password"
                     value={password}
                     onChange={setPassword}
                     onBlur={() => setPasswordTouched(true)}
-                    hint="The same password for every selected report."
-                    errors={passwordTouched && passwordProblem ? [passwordProblem] : null}
+                    hint={words('bulk.password.hint')}
+                    errors={
+                      passwordTouched && passwordProblem ? [errorSentence(words, passwordProblem)] : null
+                    }
                     disabled={running}
                   />
                 )}
@@ -236,30 +238,35 @@ function BulkDialog({
             )}
             {running && (
               <div className="export-progress">
-                <progress max={targets.length} value={finished ?? 0} aria-label="Bulk change progress" />
-                <p role="status">
-                  {finished} of {targets.length} done…
-                </p>
+                <progress
+                  max={targets.length}
+                  value={finished ?? 0}
+                  aria-label={words('bulk.progress_label')}
+                />
+                <p role="status">{words('bulk.progress', { done: finished ?? 0, count })}</p>
               </div>
             )}
           </>
         ) : (
           <div role="alert">
             <p>
-              {outcome.done.length} of {count} {outcome.done.length === 1 ? 'was' : 'were'} {verb}.{' '}
-              {outcome.failed.length > 0 && `${plural(outcome.failed.length)} failed:`}
+              {words(kind === 'delete' ? 'bulk.outcome.deleted' : 'bulk.outcome.changed', {
+                done: outcome.done.length,
+                count,
+              })}
+              {outcome.failed.length > 0 &&
+                ` ${words('bulk.outcome.failed', { count: outcome.failed.length })}`}
             </p>
             <ul className="bulk-failures">
               {outcome.failed.map((f) => (
-                <li key={f.id}>
-                  Report {f.id}: {f.reason}
-                </li>
+                <li key={f.id}>{words('bulk.failure', { id: f.id, reason: errorText(words, f.reason) })}</li>
               ))}
             </ul>
             {outcome.skipped.length > 0 && (
               <p>
-                Not sent, because the service could not be reached: {outcome.skipped.join(', ')}. Try them
-                again when it is back.
+                {words('bulk.skipped', {
+                  ids: words.intl.formatList(outcome.skipped, { type: 'unit', style: 'short' }),
+                })}
               </p>
             )}
           </div>
@@ -275,7 +282,7 @@ function BulkDialog({
               disabled={running}
               data-autofocus={kind === 'delete' ? true : undefined}
             >
-              Cancel
+              {words('dialog.cancel')}
             </button>
             <button
               type="button"
@@ -283,7 +290,9 @@ function BulkDialog({
               onClick={() => void run()}
               disabled={running}
             >
-              {running ? 'Working…' : kind === 'delete' ? `Delete ${count}` : `Change ${count}`}
+              {running
+                ? words('dialog.working')
+                : words(kind === 'delete' ? 'bulk.delete.confirm' : 'bulk.privacy.confirm', { count })}
             </button>
           </>
         ) : (
@@ -293,7 +302,7 @@ function BulkDialog({
             onClick={() => onClose(notDone(outcome))}
             ref={closeButton}
           >
-            Close
+            {words('dialog.close')}
           </button>
         )}
       </div>

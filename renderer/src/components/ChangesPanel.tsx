@@ -11,7 +11,9 @@ import type { ChangedReport } from '../../../shared/contract';
 import { announce } from '../lib/announce';
 import { useToasts } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
+import { errorText } from '../lib/errorWords';
 import { formatDate } from '../lib/format';
+import { useWords } from '../lib/i18n';
 import {
   applySeen,
   offlineKeys,
@@ -25,13 +27,14 @@ import { ResultBadge } from './Badges';
 const LIST_ID = 'changes-list';
 
 function ChangedRow({ change }: { change: ChangedReport }) {
+  const words = useWords();
   const url = change.report?.url ?? change.fields.url?.before ?? '';
   const result = change.report?.result ?? null;
   return (
     <tr>
       <td>
-        <span className={`badge badge-change-${change.kind}`}>{KIND_LABELS[change.kind]}</span>
-        {change.bad && <span className="visually-hidden"> (bad)</span>}
+        <span className={`badge badge-change-${change.kind}`}>{words(KIND_LABELS[change.kind])}</span>
+        {change.bad && <span className="visually-hidden">{words('changes.bad_hidden')}</span>}
       </td>
       <td className="id-cell">
         {change.kind === 'removed' ? (
@@ -40,18 +43,19 @@ function ChangedRow({ change }: { change: ChangedReport }) {
           <a href={`#/reports/${encodeURIComponent(change.id)}`}>{change.id}</a>
         )}
       </td>
-      <td className="url-cell" title={String(url)}>
+      <td className="url-cell" dir="ltr" title={String(url)}>
         {String(url)}
       </td>
       <td>
         {change.kind === 'removed' ? <span className="muted">—</span> : <ResultBadge result={result} />}
       </td>
-      <td>{whatChangedText(change) || <span className="muted">—</span>}</td>
+      <td>{whatChangedText(words, change) || <span className="muted">—</span>}</td>
     </tr>
   );
 }
 
 export function ChangesPanel({ profileId }: { profileId: string }) {
+  const words = useWords();
   useOfflineEvents(profileId);
   const client = useQueryClient();
   const toasts = useToasts();
@@ -59,38 +63,41 @@ export function ChangesPanel({ profileId }: { profileId: string }) {
   const offline = useOfflineState(profileId);
   const [open, setOpen] = useState(false);
 
-  const counts = summary.data ? countsText(summary.data.counts) : '';
-  // New changes while the list is open are said once (not on the first showing).
+  const counts = summary.data ? countsText(words, summary.data.counts) : '';
+  // New changes while the list is open are said once (not on the first showing, nor when only
+  // the language changed: the counts are compared, not their words).
   const said = useRef<string | null>(null);
+  const countsKey = summary.data ? JSON.stringify(summary.data.counts) : null;
+  const announcement = words('changes.announce', { counts });
   useEffect(() => {
-    if (!summary.data) return;
-    if (said.current !== null && counts !== said.current && counts !== '') announce(`Changes: ${counts}.`);
-    said.current = counts;
-  }, [summary.data, counts]);
+    if (countsKey === null) return;
+    if (said.current !== null && countsKey !== said.current && counts !== '') announce(announcement);
+    said.current = countsKey;
+  }, [countsKey, counts, announcement]);
 
   const markAll = useMutation({
     mutationFn: () => call('changes:markSeen'),
     onSuccess: (next) => {
       applySeen(client, profileId, next);
-      said.current = '';
+      said.current = JSON.stringify(next.counts);
       setOpen(false);
-      announce('All changes are marked as seen.');
+      announce(words('changes.marked_seen'));
     },
-    onError: (thrown) => toasts.show(errorOf(thrown).message, 'error'),
+    onError: (thrown) => toasts.show(errorText(words, errorOf(thrown)), 'error'),
   });
   const keep = useMutation({
     mutationFn: (keepOffline: boolean) => call('offline:set', { profileId, keepOffline }),
     onSuccess: (next) => {
       client.setQueryData(offlineKeys.state(profileId), next);
-      announce(next.keepOffline ? 'Keep available offline is on.' : 'Keep available offline is off.');
+      announce(words(next.keepOffline ? 'keep_offline.announce_on' : 'keep_offline.announce_off'));
     },
-    onError: (thrown) => toasts.show(errorOf(thrown).message, 'error'),
+    onError: (thrown) => toasts.show(errorText(words, errorOf(thrown)), 'error'),
   });
 
   const data = summary.data;
   const state = offline.data;
   if (!data || !state || (data.since === null && !state.keepOffline)) return null;
-  const since = data.since === null ? null : formatDate(data.since);
+  const since = data.since === null ? null : formatDate(words, data.since);
   return (
     <section
       className={`card changes${counts === '' ? ' changes-quiet' : ''}`}
@@ -98,18 +105,17 @@ export function ChangesPanel({ profileId }: { profileId: string }) {
     >
       <div className="changes-header">
         <h2 id="changes-title" className="section-title">
-          {since ? (
-            <>
-              Changes since{' '}
-              <time dateTime={data.since ?? undefined} title={since.exact}>
-                {since.text}
-              </time>
-            </>
-          ) : (
-            'Changes'
-          )}
+          {since
+            ? words.rich('changes.since', {
+                date: (
+                  <time dateTime={data.since ?? undefined} title={since.exact}>
+                    {since.text}
+                  </time>
+                ),
+              })
+            : words('changes.heading')}
         </h2>
-        <p className="changes-counts">{counts === '' ? 'Nothing new.' : counts}</p>
+        <p className="changes-counts">{counts === '' ? words('changes.nothing_new') : counts}</p>
         {counts !== '' && (
           <>
             <button
@@ -119,7 +125,7 @@ export function ChangesPanel({ profileId }: { profileId: string }) {
               aria-controls={LIST_ID}
               onClick={() => setOpen(!open)}
             >
-              {open ? 'Hide changed reports' : 'Show only these'}
+              {words(open ? 'changes.hide_list' : 'changes.show_list')}
             </button>
             <button
               type="button"
@@ -127,11 +133,11 @@ export function ChangesPanel({ profileId }: { profileId: string }) {
               disabled={markAll.isPending}
               onClick={() => markAll.mutate()}
             >
-              Mark all as seen
+              {words('changes.mark_all_seen')}
             </button>
           </>
         )}
-        <span className="changes-checked muted">{lastCheckedText(state)}</span>
+        <span className="changes-checked muted">{lastCheckedText(words, state)}</span>
         <label className="check-row">
           <input
             type="checkbox"
@@ -139,20 +145,20 @@ export function ChangesPanel({ profileId }: { profileId: string }) {
             disabled={keep.isPending}
             onChange={(e) => keep.mutate(e.target.checked)}
           />
-          Keep available offline
+          {words('keep_offline.heading')}
         </label>
       </div>
       <div className="changes-wrap" id={LIST_ID} hidden={!open || counts === ''}>
         {open && counts !== '' && (
           <>
-            <table className="changes-table" aria-label="Changed reports">
+            <table className="changes-table" aria-label={words('changes.table')}>
               <thead>
                 <tr>
-                  <th scope="col">Change</th>
-                  <th scope="col">ID</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">What changed</th>
+                  <th scope="col">{words('changes.column.change')}</th>
+                  <th scope="col">{words('report.field.id')}</th>
+                  <th scope="col">{words('report.field.url')}</th>
+                  <th scope="col">{words('report.field.result')}</th>
+                  <th scope="col">{words('changes.column.what_changed')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -161,7 +167,7 @@ export function ChangesPanel({ profileId }: { profileId: string }) {
                 ))}
               </tbody>
             </table>
-            {data.more > 0 && <p className="muted">And {data.more} more, older ones.</p>}
+            {data.more > 0 && <p className="muted">{words('changes.more', { count: data.more })}</p>}
           </>
         )}
       </div>

@@ -1,10 +1,13 @@
 /**
- * Shows any AppError as its sentence, with the one next step that makes sense for its kind:
- * retry, go to Keys & profiles, add a profile, keep a key for this session only…
+ * Shows any AppError as its sentence in the user's language (lib/errorWords.ts), with the one
+ * next step that makes sense for its kind: retry, go to Keys & profiles, add a profile, keep a
+ * key for this session only… The fields a service named in a 422 are listed as it sent them.
  */
 import { useEffect, useState } from 'react';
 import type { AppError, ErrorKind } from '../../../shared/errors';
 import { errorOf } from '../lib/bridge';
+import { errorText } from '../lib/errorWords';
+import { useWords } from '../lib/i18n';
 
 /** Kinds where trying the same thing again can succeed. */
 export const RETRYABLE_KINDS: readonly ErrorKind[] = [
@@ -35,10 +38,10 @@ interface ErrorViewProps {
  */
 function useWaitLeft(appError: AppError): number {
   const asked = appError.kind === 'rate_limited' ? (appError.retryAfterSeconds ?? 0) : 0;
-  const [count, setCount] = useState({ error: appError.message, asked, left: asked });
+  const [count, setCount] = useState({ error: appError, asked, left: asked });
   let current = count;
-  if (count.error !== appError.message || count.asked !== asked) {
-    current = { error: appError.message, asked, left: asked };
+  if (count.error !== appError || count.asked !== asked) {
+    current = { error: appError, asked, left: asked };
     setCount(current);
   }
   const running = current.left > 0;
@@ -54,19 +57,28 @@ function useWaitLeft(appError: AppError): number {
 }
 
 export function ErrorView({ error, title, onRetry, onSessionOnly, hideProfileLinks }: ErrorViewProps) {
+  const words = useWords();
   const appError: AppError = errorOf(error);
   const waitLeft = useWaitLeft(appError);
-  const fields = appError.fieldErrors ? Object.entries(appError.fieldErrors) : [];
+  // Only a service's own field messages (a 422) are listed here: the core's own checks are
+  // worded beside their fields by the forms.
+  const fields =
+    appError.kind === 'validation' && appError.fieldErrors ? Object.entries(appError.fieldErrors) : [];
   return (
     <div className="error-view" role="alert" data-kind={appError.kind}>
       {title && <p className="error-title">{title}</p>}
-      <p className="error-message">{appError.message}</p>
-      {fields.length > 0 && (appError.kind === 'validation' || appError.kind === 'invalid_input') && (
+      <p className="error-message">{errorText(words, appError)}</p>
+      {fields.length > 0 && (
         <ul className="error-fields">
           {fields.map(([field, messages]) => (
             <li key={field}>
-              {field === '_' ? '' : <strong>{field}: </strong>}
-              {messages.join(' ')}
+              {field === '_'
+                ? null
+                : words.rich('errors.service_field', {
+                    field: <bdi>{field}</bdi>,
+                    strong: (chunks) => <strong>{chunks}</strong>,
+                  })}
+              <bdi>{messages.join(' ')}</bdi>
             </li>
           ))}
         </ul>
@@ -75,27 +87,27 @@ export function ErrorView({ error, title, onRetry, onSessionOnly, hideProfileLin
         {onRetry && RETRYABLE_KINDS.includes(appError.kind) && (
           // During a 429's wait the button counts down and says so; it turns on when the wait is over.
           <button type="button" className="button" onClick={onRetry} disabled={waitLeft > 0}>
-            {waitLeft > 0 ? `Retry in ${waitLeft} s` : 'Retry'}
+            {waitLeft > 0 ? words('errors.retry_in', { seconds: waitLeft }) : words('errors.retry')}
           </button>
         )}
         {appError.kind === 'keychain_unavailable' && onSessionOnly && (
           <button type="button" className="button primary" onClick={onSessionOnly}>
-            Use for this session only
+            {words('errors.session_only')}
           </button>
         )}
         {!hideProfileLinks && KEY_KINDS.includes(appError.kind) && (
           <a className="button" href="#/profiles">
-            Open Keys &amp; profiles
+            {words('errors.open_profiles')}
           </a>
         )}
         {!hideProfileLinks && appError.kind === 'no_profile' && (
           <a className="button primary" href="#/welcome">
-            Add a profile
+            {words('errors.add_profile')}
           </a>
         )}
         {appError.kind === 'not_found' && (
           <a className="button" href="#/reports">
-            Back to reports
+            {words('errors.back_to_reports')}
           </a>
         )}
       </div>

@@ -8,16 +8,18 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { ExportProgress, ExportResult } from '../../../shared/contract';
 import type { ListQuery } from '../../../shared/model';
 import { useToasts, useWriteBlockReason } from '../lib/appState';
+import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
 import { call, CallError, errorOf, onEvent } from '../lib/bridge';
-import { ageOf } from '../lib/format';
+import { timeAgo } from '../lib/format';
+import { useWords, type RendererWords } from '../lib/i18n';
 import { ErrorView } from './ErrorView';
 import { Modal } from './Modal';
 
 type Format = 'csv' | 'json';
 
-const FORMATS: { value: Format; label: string; hint: string }[] = [
-  { value: 'csv', label: 'CSV', hint: 'for spreadsheets; every field the service sent, one column each' },
-  { value: 'json', label: 'JSON', hint: 'for scripts; the reports exactly as the service sent them' },
+const FORMATS: { value: Format; label: MessageId; hint: MessageId }[] = [
+  { value: 'csv', label: 'export.format.csv', hint: 'export.format.csv.hint' },
+  { value: 'json', label: 'export.format.json', hint: 'export.format.json.hint' },
 ];
 
 /** Saves through the app's dialog, or (the preview) as a browser download. Answers where. */
@@ -42,11 +44,13 @@ async function save(result: ExportResult): Promise<string | null> {
   return result.fileName;
 }
 
-function progressText(progress: ExportProgress | null): string {
-  if (!progress) return 'Starting the export…';
-  const of = progress.total !== null ? ` of ${progress.total}` : '';
-  const page = progress.lastPage !== null ? ` (page ${progress.page} of ${progress.lastPage})` : '';
-  return `Fetched ${progress.fetched}${of} reports${page}…`;
+function progressText(words: RendererWords, progress: ExportProgress | null): string {
+  if (!progress) return words('export.starting');
+  const { fetched, total, page, lastPage } = progress;
+  if (total === null) return words('export.progress', { fetched });
+  return lastPage === null
+    ? words('export.progress_of', { fetched, total })
+    : words('export.progress_of_pages', { fetched, total, page, lastPage });
 }
 
 export function ExportDialog({
@@ -59,6 +63,7 @@ export function ExportDialog({
   total: number | null;
   onClose: () => void;
 }) {
+  const words = useWords();
   const toasts = useToasts();
   const offline = useWriteBlockReason() !== null;
   const [format, setFormat] = useState<Format>('csv');
@@ -87,21 +92,23 @@ export function ExportDialog({
       });
       const where = await save(exported);
       if (where === null) {
-        toasts.show('The export was not saved.');
-      } else {
-        const from =
-          exported.source === 'cache'
-            ? ` from the offline copy saved ${ageOf(exported.fetchedAt)} ago (the service could not be reached)`
-            : '';
+        toasts.show(words('export.not_saved'));
+      } else if (exported.source === 'cache') {
         toasts.show(
-          `Exported ${exported.count} report${exported.count === 1 ? '' : 's'}${from} to ${where}.`,
+          words('export.saved_from_copy', {
+            count: exported.count,
+            ago: timeAgo(words, exported.fetchedAt),
+            file: where,
+          }),
         );
+      } else {
+        toasts.show(words('export.saved', { count: exported.count, file: where }));
       }
       onClose();
     } catch (thrown) {
       if (!mounted.current) return;
       if (thrown instanceof CallError && thrown.kind === 'cancelled') {
-        toasts.show('The export was cancelled; nothing was saved.');
+        toasts.show(words('export.cancelled'));
         onClose();
         return;
       }
@@ -117,21 +124,20 @@ export function ExportDialog({
 
   return (
     <Modal
-      title="Export reports"
+      title={words('export.title')}
       onClose={cancel}
-      description={`Every report that matches the current search and filters${
-        total !== null ? ` (${total})` : ''
-      } is exported, from every page — not only the one on screen.`}
+      description={
+        total !== null ? words('export.description_count', { total }) : words('export.description')
+      }
     >
       <div className="modal-body">
         {offline && (
           <p className="notice" role="note">
-            The Report Service cannot be reached: the export comes from the offline copy, which may be
-            incomplete or out of date.
+            {words('export.offline_note')}
           </p>
         )}
         <fieldset className="format-choice" disabled={running} aria-describedby={`${groupId}-hint`}>
-          <legend>Format</legend>
+          <legend>{words('export.format')}</legend>
           {FORMATS.map((option) => (
             <label key={option.value} className="radio">
               <input
@@ -142,32 +148,34 @@ export function ExportDialog({
                 onChange={() => setFormat(option.value)}
                 data-autofocus={format === option.value ? true : undefined}
               />
-              {option.label}
-              <span className="muted"> — {option.hint}</span>
+              {words.rich('export.format.choice', {
+                name: words(option.label),
+                hint: <span className="muted">{words(option.hint)}</span>,
+              })}
             </label>
           ))}
         </fieldset>
         <p id={`${groupId}-hint`} className="muted">
-          The file may hold private report addresses: keep it somewhere only you can read.
+          {words('export.privacy_note')}
         </p>
         {running && (
           <div className="export-progress">
             <progress
               max={progress?.total ?? undefined}
               value={progress?.total ? progress.fetched : undefined}
-              aria-label="Export progress"
+              aria-label={words('export.progress_label')}
             />
-            <p role="status">{progressText(progress)}</p>
+            <p role="status">{progressText(words, progress)}</p>
           </div>
         )}
       </div>
-      {error !== null && <ErrorView error={error} title="The export failed; nothing was saved." />}
+      {error !== null && <ErrorView error={error} title={words('export.failed')} />}
       <div className="modal-actions">
         <button type="button" className="button" onClick={cancel}>
-          Cancel
+          {words('dialog.cancel')}
         </button>
         <button type="button" className="button primary" onClick={() => void start()} disabled={running}>
-          {running ? 'Exporting…' : `Export ${format.toUpperCase()}`}
+          {running ? words('export.running') : words('export.start', { format })}
         </button>
       </div>
     </Modal>

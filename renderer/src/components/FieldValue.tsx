@@ -4,19 +4,26 @@
  */
 import type { ReactNode } from 'react';
 import { humanizeKey, isIsoDateTime } from '../lib/format';
+import { useWords } from '../lib/i18n';
 import { DateText } from './Badges';
 
 export function FieldValue({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <span className="muted">None</span>;
-  if (typeof value === 'boolean') return <span>{value ? 'Yes' : 'No'}</span>;
+  const words = useWords();
+  if (value === null || value === undefined) return <span className="muted">{words('field.none')}</span>;
+  if (typeof value === 'boolean') return <span>{words(value ? 'field.yes' : 'field.no')}</span>;
   if (typeof value === 'number' || typeof value === 'bigint') return <span>{String(value)}</span>;
   if (typeof value === 'string') {
-    if (value === '') return <span className="muted">Empty</span>;
+    if (value === '') return <span className="muted">{words('field.empty')}</span>;
     if (isIsoDateTime(value)) return <DateText value={value} />;
-    return <span className="field-text">{value}</span>;
+    // The service's own text, in its own direction (issue 28).
+    return (
+      <span className="field-text" dir="auto">
+        {value}
+      </span>
+    );
   }
   if (Array.isArray(value)) {
-    if (value.length === 0) return <span className="muted">Empty list</span>;
+    if (value.length === 0) return <span className="muted">{words('field.empty_list')}</span>;
     return (
       <ol className="field-list">
         {value.map((item, index) => (
@@ -39,11 +46,16 @@ interface FieldRowProps {
   children: ReactNode;
 }
 
-/** One label and its value inside a `<dl className="fields">`. */
+/**
+ * One label and its value inside a `<dl className="fields">`. A label with the service's own name
+ * for its field (`labelTitle`) is the service's word: it keeps its own direction (issue 28).
+ */
 export function FieldRow({ label, labelTitle, valueClassName, children }: FieldRowProps) {
   return (
     <div className="field-row">
-      <dt title={labelTitle}>{label}</dt>
+      <dt title={labelTitle} dir={labelTitle === undefined ? undefined : 'auto'}>
+        {label}
+      </dt>
       <dd className={valueClassName}>{children}</dd>
     </div>
   );
@@ -57,8 +69,9 @@ export function FieldTable({
   fields: Record<string, unknown>;
   nested?: boolean;
 }) {
+  const words = useWords();
   const entries = Object.entries(fields);
-  if (entries.length === 0) return <span className="muted">No fields</span>;
+  if (entries.length === 0) return <span className="muted">{words('field.no_fields')}</span>;
   return (
     <dl className={nested ? 'fields fields-nested' : 'fields'}>
       {entries.map(([key, value]) => (

@@ -1,5 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react';
-import { cloneElement } from 'react';
+import { cloneElement, Fragment } from 'react';
 
 interface FormFieldProps {
   label: string;
@@ -30,12 +30,25 @@ export function FormField({ label, children, hint, errors }: FormFieldProps) {
           {hint}
         </p>
       )}
-      {hasErrors && (
-        <p className="field-error" id={errorId}>
-          {errors.join(' ')}
-        </p>
-      )}
+      {hasErrors && <FieldErrors id={errorId} errors={errors} />}
     </div>
+  );
+}
+
+/**
+ * A field's problems, one after the other: each isolated, since a service's own words (a 422) may
+ * be in another language and direction than the app's.
+ */
+export function FieldErrors({ id, errors }: { id: string; errors: readonly string[] }) {
+  return (
+    <p className="field-error" id={id}>
+      {errors.map((error, index) => (
+        <Fragment key={index}>
+          {index > 0 && ' '}
+          <bdi>{error}</bdi>
+        </Fragment>
+      ))}
+    </p>
   );
 }
 
@@ -53,11 +66,17 @@ interface TextFieldProps extends TextInputProps {
   errors?: readonly string[] | null;
 }
 
-/** A FormField around a single-line text input (text, url, password…). */
+/**
+ * A FormField around a single-line text input (text, url, password…). What is typed keeps its
+ * own direction (issue 28): an address or a key left to right, other text as its first letter says.
+ */
 export function TextField({ label, value, onChange, hint, errors, ...inputProps }: TextFieldProps) {
+  // Empty, a field takes the page's direction (its placeholder is in the page's language).
+  const typed = value === '' ? undefined : 'auto';
+  const dir = inputProps.dir ?? (inputProps.type === 'url' || inputProps.type === 'password' ? 'ltr' : typed);
   return (
     <FormField label={label} hint={hint} errors={errors}>
-      <input {...inputProps} value={value} onChange={(e) => onChange(e.target.value)} />
+      <input {...inputProps} dir={dir} value={value} onChange={(e) => onChange(e.target.value)} />
     </FormField>
   );
 }

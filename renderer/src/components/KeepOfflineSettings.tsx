@@ -8,6 +8,8 @@ import type { OfflineOptions, RefreshMinutes } from '../../../shared/contract';
 import { announce } from '../lib/announce';
 import { useToasts } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
+import { errorText } from '../lib/errorWords';
+import { useWords } from '../lib/i18n';
 import { invalidateChanges, offlineKeys, useOfflineEvents, useOfflineState } from '../lib/offlineQueries';
 import { INTERVAL_LABELS, lastCheckedText, quickRefreshText } from '../lib/offlineWords';
 import { ErrorView } from './ErrorView';
@@ -21,6 +23,7 @@ function intervalValue(minutes: RefreshMinutes): string {
 }
 
 export function KeepOfflineSettings({ profileId }: { profileId: string }) {
+  const words = useWords();
   useOfflineEvents(profileId);
   const client = useQueryClient();
   const toasts = useToasts();
@@ -31,31 +34,27 @@ export function KeepOfflineSettings({ profileId }: { profileId: string }) {
     onSuccess: (next, changes) => {
       client.setQueryData(offlineKeys.state(profileId), next);
       if (changes.keepOffline !== undefined) {
-        announce(
-          next.keepOffline
-            ? 'Keep available offline is on: ReportDesk keeps this copy current.'
-            : 'Keep available offline is off.',
-        );
+        announce(words(next.keepOffline ? 'keep_offline.announce_on_settings' : 'keep_offline.announce_off'));
       } else {
-        announce('Saved.');
+        announce(words('settings.saved'));
       }
     },
-    onError: (thrown) => toasts.show(errorOf(thrown).message, 'error'),
+    onError: (thrown) => toasts.show(errorText(words, errorOf(thrown)), 'error'),
   });
   const check = useMutation({
     mutationFn: () => call('cache:sync', { quick: true }),
     onSuccess: (summary) => {
       invalidateChanges(client, profileId);
-      announce(quickRefreshText(summary));
+      announce(quickRefreshText(words, summary));
     },
-    onError: (thrown) => toasts.show(errorOf(thrown).message, 'error'),
+    onError: (thrown) => toasts.show(errorText(words, errorOf(thrown)), 'error'),
   });
 
   const data = state.data;
   return (
     <>
       <h2 className="section-title" id="keep-offline-title">
-        Keep available offline
+        {words('keep_offline.heading')}
       </h2>
       <div className="card keep-offline" aria-labelledby="keep-offline-title" role="group">
         {state.isPending && <SkeletonBlock lines={3} />}
@@ -69,15 +68,11 @@ export function KeepOfflineSettings({ profileId }: { profileId: string }) {
                 disabled={save.isPending}
                 onChange={(e) => save.mutate({ keepOffline: e.target.checked })}
               />
-              Keep this profile’s reports available offline
+              {words('keep_offline.switch')}
             </label>
-            <p className="field-hint">
-              While this is on and the Report Service can be reached, ReportDesk checks for new reports by
-              itself and reads every report once a day. On battery power, the daily read waits for mains power
-              or for “Make available offline”.
-            </p>
+            <p className="field-hint">{words('keep_offline.explanation')}</p>
             <div className="form-field inline-field">
-              <label htmlFor={INTERVAL_ID}>Check for new reports</label>
+              <label htmlFor={INTERVAL_ID}>{words('keep_offline.interval')}</label>
               <select
                 id={INTERVAL_ID}
                 value={intervalValue(data.refreshMinutes)}
@@ -91,7 +86,7 @@ export function KeepOfflineSettings({ profileId }: { profileId: string }) {
               >
                 {INTERVAL_LABELS.map(({ value, label }) => (
                   <option key={intervalValue(value)} value={intervalValue(value)}>
-                    {label}
+                    {words(label)}
                   </option>
                 ))}
               </select>
@@ -103,22 +98,18 @@ export function KeepOfflineSettings({ profileId }: { profileId: string }) {
                 disabled={save.isPending}
                 onChange={(e) => save.mutate({ notifyBad: e.target.checked })}
               />
-              Notify me when new reports are bad or reports turn bad
+              {words('keep_offline.notify')}
             </label>
             <p className="keep-offline-checked" role="status">
               {data.running === 'quick'
-                ? 'Checking for new reports…'
+                ? words('keep_offline.running_quick')
                 : data.running === 'full'
-                  ? 'Reading every report…'
-                  : lastCheckedText(data)}
+                  ? words('keep_offline.running_full')
+                  : lastCheckedText(words, data)}
             </p>
-            {data.waitingForPower && (
-              <p className="field-hint">
-                Today’s full read waits for mains power. “Make available offline” runs it now.
-              </p>
-            )}
+            {data.waitingForPower && <p className="field-hint">{words('keep_offline.waiting_for_power')}</p>}
             {data.lastError && (
-              <ErrorView error={data.lastError} title="The last automatic check did not work." />
+              <ErrorView error={data.lastError} title={words('keep_offline.last_check_failed')} />
             )}
             <div className="form-actions">
               <WriteActionButton
@@ -126,7 +117,7 @@ export function KeepOfflineSettings({ profileId }: { profileId: string }) {
                 busy={check.isPending || data.running !== null}
                 onClick={() => check.mutate()}
               >
-                Check for new reports now
+                {words('keep_offline.check_now')}
               </WriteActionButton>
             </div>
           </>

@@ -8,6 +8,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { focusScreenHeading } from '../lib/focus';
+import { useWords } from '../lib/i18n';
 import { ErrorView } from './ErrorView';
 
 const FOCUSABLE =
@@ -148,6 +149,7 @@ export function ConfirmDialog({
   onCancel,
   hideProfileLinks,
 }: ConfirmProps) {
+  const words = useWords();
   const bodyId = useId();
   return (
     <Modal title={title} onClose={onCancel} role="alertdialog" describedBy={bodyId}>
@@ -157,7 +159,7 @@ export function ConfirmDialog({
       {action.isError && <ErrorView error={action.error} hideProfileLinks={hideProfileLinks} />}
       <div className="modal-actions">
         <button type="button" className="button" onClick={onCancel} data-autofocus>
-          Cancel
+          {words('dialog.cancel')}
         </button>
         <button
           type="button"
@@ -165,7 +167,7 @@ export function ConfirmDialog({
           onClick={() => action.mutate()}
           disabled={action.isPending}
         >
-          {action.isPending ? 'Working…' : confirmLabel}
+          {action.isPending ? words('dialog.working') : confirmLabel}
         </button>
       </div>
     </Modal>
@@ -182,10 +184,11 @@ export function ModalFormActions({
   submitLabel: string;
   disabled: boolean;
 }) {
+  const words = useWords();
   return (
     <div className="modal-actions">
       <button type="button" className="button" onClick={onCancel}>
-        Cancel
+        {words('dialog.cancel')}
       </button>
       <button type="submit" className="button primary" disabled={disabled}>
         {submitLabel}

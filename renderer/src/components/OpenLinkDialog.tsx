@@ -4,14 +4,18 @@
  * takes when a link is clicked elsewhere (electron/main → links:open).
  */
 import { useState } from 'react';
+import type { AppError } from '../../../shared/errors';
 import { call, errorOf } from '../lib/bridge';
+import { errorText } from '../lib/errorWords';
+import { useWords } from '../lib/i18n';
 import { navigate } from '../lib/router';
 import { TextField } from './FormField';
 import { Modal, ModalFormActions } from './Modal';
 
 export function OpenLinkDialog({ onClose }: { onClose: () => void }) {
+  const words = useWords();
   const [link, setLink] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function open() {
@@ -21,17 +25,13 @@ export function OpenLinkDialog({ onClose }: { onClose: () => void }) {
       onClose();
       navigate(path);
     } catch (thrown) {
-      setError(errorOf(thrown).message);
+      setError(errorOf(thrown));
       setBusy(false);
     }
   }
 
   return (
-    <Modal
-      title="Open a ReportDesk link"
-      onClose={onClose}
-      description="ReportDesk switches to the link’s profile and opens the report."
-    >
+    <Modal title={words('open_link.title')} onClose={onClose} description={words('open_link.description')}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -41,20 +41,25 @@ export function OpenLinkDialog({ onClose }: { onClose: () => void }) {
       >
         <div className="modal-body">
           <TextField
-            label="Link"
+            label={words('open_link.field')}
             value={link}
             onChange={(value) => {
               setLink(value);
               setError(null);
             }}
-            placeholder="reportdesk://report/12?profile=…"
+            placeholder={words('open_link.placeholder')}
+            dir="ltr"
             spellCheck={false}
-            hint="A link copied with “Copy link” on a report."
-            errors={error ? [error] : null}
+            hint={words('open_link.hint')}
+            errors={error ? [errorText(words, error)] : null}
             data-autofocus
           />
         </div>
-        <ModalFormActions onCancel={onClose} submitLabel={busy ? 'Opening…' : 'Open'} disabled={busy} />
+        <ModalFormActions
+          onCancel={onClose}
+          submitLabel={words(busy ? 'open_link.opening' : 'open_link.open')}
+          disabled={busy}
+        />
       </form>
     </Modal>
   );

@@ -1,7 +1,7 @@
 /**
  * The overview: how many reports are good, decent and bad for the list's filters, overall and
  * per project, counted in the offline cache after a full sync (the service has no such count).
- * Drawn with SVG and CSS, no chart library; the same numbers are a table for screen readers.
+ * Drawn with CSS, no chart library; the same numbers are a table for screen readers.
  * Hidden while nothing is synced.
  *
  * The list is the screen's purpose, so the chart never takes its room: it draws the largest
@@ -13,9 +13,10 @@ import { useState } from 'react';
 import type { CacheOverview, ResultCounts } from '../../../shared/contract';
 import { REPORT_RESULTS, type ListQuery, type ReportResult } from '../../../shared/model';
 import { call } from '../lib/bridge';
-import { ageOf } from '../lib/format';
+import { exactTime, timeAgo } from '../lib/format';
+import { useWords, type RendererWords } from '../lib/i18n';
 import { afterFirstScreen, queryKeys } from '../lib/queries';
-import { RESULT_LABELS } from './Badges';
+import { resultLabel } from '../lib/reportWords';
 
 const OPEN_KEY = 'reportdesk:overview-open';
 /** Projects drawn until the user asks for all: about as tall as the result bars beside them. */
@@ -34,41 +35,31 @@ export function useOverview(profileId: string, filters: Pick<ListQuery, 'search'
   });
 }
 
-/** One bar per result, to scale; the numbers are printed beside them. */
+/**
+ * One bar per result, to scale, its label before it and its number after it: a grid laid out in
+ * the reading direction (mirrored right to left), each label as long as its language makes it.
+ */
 function ResultBars({ counts }: { counts: ResultCounts }) {
+  const words = useWords();
   const max = Math.max(1, ...REPORT_RESULTS.map((r) => counts[r]));
-  const rowHeight = 26;
   return (
-    <svg
-      className="overview-bars"
-      viewBox={`0 0 320 ${rowHeight * REPORT_RESULTS.length}`}
-      role="presentation"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {REPORT_RESULTS.map((result, i) => {
-        const width = Math.round((counts[result] / max) * 200);
-        const y = i * rowHeight;
-        return (
-          <g key={result}>
-            <text x="0" y={y + 17} className="overview-bar-label">
-              {RESULT_LABELS[result]}
-            </text>
-            <rect
-              x="70"
-              y={y + 4}
-              width={Math.max(width, counts[result] > 0 ? 2 : 0)}
-              height="16"
-              rx="3"
-              className={`bar-${result}`}
+    <ul className="overview-bars" aria-hidden="true">
+      {REPORT_RESULTS.map((result) => (
+        <li key={result}>
+          <span className="overview-bar-label">{resultLabel(words, result)}</span>
+          <span className="overview-bar-track">
+            <span
+              className={`overview-bar bar-${result}`}
+              style={{
+                inlineSize: `${(counts[result] / max) * 100}%`,
+                minInlineSize: counts[result] > 0 ? 2 : 0,
+              }}
             />
-            <text x={76 + width} y={y + 17} className="overview-bar-count">
-              {counts[result]}
-            </text>
-          </g>
-        );
-      })}
-    </svg>
+          </span>
+          <span className="overview-bar-count">{counts[result]}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -97,32 +88,35 @@ function projectsToDraw(projects: CacheOverview['projects'], all: boolean): Cach
   return all ? largestFirst : largestFirst.slice(0, PROJECTS_DRAWN);
 }
 
-function projectName(project: string): string {
-  return project === '' ? 'No project' : project;
+function projectName(words: RendererWords, project: string): string {
+  return project === '' ? words('overview.no_project') : project;
 }
 
 function OverviewTable({ overview }: { overview: CacheOverview }) {
-  const rows = [{ name: 'All matching reports', counts: overview.counts }].concat(
-    overview.projects.map((p) => ({ name: projectName(p.project), counts: p })),
+  const words = useWords();
+  const rows = [{ name: words('overview.all_matching'), counts: overview.counts }].concat(
+    overview.projects.map((p) => ({ name: projectName(words, p.project), counts: p })),
   );
   return (
     <table className="visually-hidden">
-      <caption>Reports per result, for the current filters and per project</caption>
+      <caption>{words('overview.table_caption')}</caption>
       <thead>
         <tr>
-          <th scope="col">Project</th>
+          <th scope="col">{words('report.field.project')}</th>
           {REPORT_RESULTS.map((r) => (
             <th key={r} scope="col">
-              {RESULT_LABELS[r]}
+              {resultLabel(words, r)}
             </th>
           ))}
-          <th scope="col">Total</th>
+          <th scope="col">{words('overview.total')}</th>
         </tr>
       </thead>
       <tbody>
         {rows.map((row) => (
           <tr key={row.name}>
-            <th scope="row">{row.name}</th>
+            <th scope="row" dir="auto">
+              {row.name}
+            </th>
             {REPORT_RESULTS.map((r) => (
               <td key={r}>{row.counts[r]}</td>
             ))}
@@ -141,6 +135,7 @@ export function OverviewPanel({
   profileId: string;
   filters: Pick<ListQuery, 'search' | 'project' | 'result'>;
 }) {
+  const words = useWords();
   const overview = useOverview(profileId, filters);
   const [open, setOpen] = useState(() => localStorage.getItem(OPEN_KEY) !== 'closed');
   const [allProjects, setAllProjects] = useState(false);
@@ -157,10 +152,10 @@ export function OverviewPanel({
     <section className="card overview" aria-labelledby="overview-title">
       <div className="overview-header">
         <h2 id="overview-title" className="section-title">
-          Overview
+          {words('overview.heading')}
         </h2>
-        <span className="muted" title={new Date(data.lastFullSyncAt).toLocaleString()}>
-          From the offline copy, synced {ageOf(data.lastFullSyncAt)} ago
+        <span className="muted" title={exactTime(words, data.lastFullSyncAt)}>
+          {words('overview.source', { ago: timeAgo(words, data.lastFullSyncAt) })}
         </span>
         <button
           type="button"
@@ -169,20 +164,29 @@ export function OverviewPanel({
           aria-controls="overview-body"
           onClick={toggle}
         >
-          {open ? 'Hide overview' : 'Show overview'}
+          {words(open ? 'overview.hide' : 'overview.show')}
         </button>
       </div>
       {open && (
         <div id="overview-body" className="overview-body">
           <div className="overview-totals">
             <p className="overview-total">
-              <strong>{totalOf(data.counts)}</strong> matching reports
+              {words.rich('overview.matching', {
+                count: totalOf(data.counts),
+                strong: (chunks) => <strong>{chunks}</strong>,
+              })}
               {data.counts.other > 0 && (
-                <span className="muted"> ({data.counts.other} without a result)</span>
+                <span className="muted">
+                  {words('overview.without_result', { count: data.counts.other })}
+                </span>
               )}
               {/* Drawn instead of the bars in a short window (styles.css); the table says it to screen readers. */}
               <span className="overview-summary" aria-hidden="true">
-                {REPORT_RESULTS.map((r) => ` · ${data.counts[r]} ${RESULT_LABELS[r].toLowerCase()}`).join('')}
+                {words('overview.summary', {
+                  good: data.counts.good,
+                  decent: data.counts.decent,
+                  bad: data.counts.bad,
+                })}
               </span>
             </p>
             <ResultBars counts={data.counts} />
@@ -191,13 +195,15 @@ export function OverviewPanel({
             <div className="overview-projects-part">
               <ul id="overview-projects" className="overview-projects" aria-hidden="true">
                 <li className="overview-legend muted">
-                  <span>Project</span>
+                  <span>{words('report.field.project')}</span>
                   <span />
-                  <span>good / decent / bad</span>
+                  <span>{words('overview.legend')}</span>
                 </li>
                 {projectsToDraw(data.projects, allProjects).map((p) => (
                   <li key={p.project}>
-                    <span className="overview-project-name">{projectName(p.project)}</span>
+                    <span className="overview-project-name" dir="auto">
+                      {projectName(words, p.project)}
+                    </span>
                     <StackedBar counts={p} />
                     <span className="overview-project-count muted">
                       {p.good} / {p.decent} / {p.bad}
@@ -214,8 +220,8 @@ export function OverviewPanel({
                   onClick={() => setAllProjects(!allProjects)}
                 >
                   {allProjects
-                    ? `Show the ${PROJECTS_DRAWN} largest projects`
-                    : `Show all ${data.projects.length} projects`}
+                    ? words('overview.show_largest', { count: PROJECTS_DRAWN })
+                    : words('overview.show_all', { count: data.projects.length })}
                 </button>
               )}
             </div>

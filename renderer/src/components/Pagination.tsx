@@ -1,5 +1,6 @@
 /** Paging under the list: where this page is, previous/next and a window of page numbers. */
-import { pageWindow, type ListState } from '../lib/listState';
+import { useWords } from '../lib/i18n';
+import { hasNextPage, pageWindow, type ListState } from '../lib/listState';
 
 interface PaginationProps {
   state: ListState;
@@ -10,23 +11,23 @@ interface PaginationProps {
 }
 
 export function Pagination({ state, total, lastPage, count, onPage }: PaginationProps) {
+  const words = useWords();
   const { page, perPage } = state;
   const first = count === 0 ? 0 : (page - 1) * perPage + 1;
   const last = (page - 1) * perPage + count;
-  // Without a total the service did not say how many pages there are: a full page suggests more.
-  const hasNext = lastPage !== null ? page < lastPage : count === perPage;
+  const hasNext = hasNextPage(page, perPage, lastPage, count);
   return (
-    <nav className="pagination" aria-label="Pages">
+    <nav className="pagination" aria-label={words('pages.label')}>
       <span className="muted" aria-live="polite">
         {count === 0
-          ? 'No reports on this page'
+          ? words('pages.empty')
           : total !== null
-            ? `Showing ${first}–${last} of ${total}`
-            : `Showing ${first}–${last}`}
+            ? words('pages.showing_of', { first, last, total })
+            : words('pages.showing', { first, last })}
       </span>
       <div className="pages">
         <button type="button" className="button small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          ‹ Previous
+          {words('pages.previous')}
         </button>
         {lastPage !== null &&
           lastPage > 1 &&
@@ -41,16 +42,16 @@ export function Pagination({ state, total, lastPage, count, onPage }: Pagination
                 type="button"
                 className={p === page ? 'button small page current' : 'button small page'}
                 aria-current={p === page ? 'page' : undefined}
-                aria-label={`Page ${p}`}
+                aria-label={words('pages.page', { page: p })}
                 onClick={() => onPage(p)}
               >
-                {p}
+                {words.intl.formatNumber(p)}
               </button>
             ),
           )}
-        {lastPage === null && <span className="page-only">Page {page}</span>}
+        {lastPage === null && <span className="page-only">{words('pages.page', { page })}</span>}
         <button type="button" className="button small" disabled={!hasNext} onClick={() => onPage(page + 1)}>
-          Next ›
+          {words('pages.next')}
         </button>
       </div>
     </nav>

@@ -1,11 +1,15 @@
 /** The three privacy settings as one radio group, each with what it means; an error is read on every button. */
 import { useId } from 'react';
-import { PRIVACY_LABELS, PRIVACY_VALUES, type PrivacyValue } from '../../../shared/model';
+import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
+import { PRIVACY_VALUES, type PrivacyValue } from '../../../shared/model';
+import { useWords } from '../lib/i18n';
+import { privacyLabel } from '../lib/reportWords';
+import { FieldErrors } from './FormField';
 
-const PRIVACY_HINTS: Record<PrivacyValue, string> = {
-  0: 'Anyone with the link can see it.',
-  1: 'Only your account can see it.',
-  2: 'Anyone with the link and the password can see it.',
+const PRIVACY_HINTS: Record<PrivacyValue, MessageId> = {
+  0: 'report.privacy.public.hint',
+  1: 'report.privacy.private.hint',
+  2: 'report.privacy.password.hint',
 };
 
 export function PrivacyChoice({
@@ -25,6 +29,7 @@ export function PrivacyChoice({
   /** Marks the checked button for a dialog's first focus (Modal's data-autofocus). */
   autoFocusChecked?: boolean;
 }) {
+  const words = useWords();
   const errorId = useId();
   const invalid = !!errors && errors.length > 0;
   return (
@@ -33,7 +38,7 @@ export function PrivacyChoice({
       aria-describedby={invalid ? errorId : undefined}
       disabled={disabled}
     >
-      <legend>Privacy</legend>
+      <legend>{words('report.field.privacy')}</legend>
       {PRIVACY_VALUES.map((v) => (
         <label key={v} className="radio">
           <input
@@ -48,15 +53,14 @@ export function PrivacyChoice({
             aria-describedby={invalid ? errorId : undefined}
           />
           <span>
-            <strong>{PRIVACY_LABELS[v]}</strong> <span className="muted">— {PRIVACY_HINTS[v]}</span>
+            {words.rich('report.privacy.choice', {
+              name: <strong>{privacyLabel(words, v)}</strong>,
+              hint: <span className="muted">{words(PRIVACY_HINTS[v])}</span>,
+            })}
           </span>
         </label>
       ))}
-      {invalid && (
-        <p className="field-error" id={errorId}>
-          {errors.join(' ')}
-        </p>
-      )}
+      {invalid && <FieldErrors id={errorId} errors={errors} />}
     </fieldset>
   );
 }

@@ -4,16 +4,26 @@
  */
 import type { ComponentProps } from 'react';
 import { PROFILE_NAME_MAX_LENGTH } from '../../../shared/profileRules';
+import { useWords } from '../lib/i18n';
 import { TextField } from './FormField';
 
 type ProfileFieldProps = Omit<ComponentProps<typeof TextField>, 'label' | 'type'>;
 
 export function ProfileNameField(props: ProfileFieldProps) {
-  return <TextField {...props} label="Profile name" type="text" maxLength={PROFILE_NAME_MAX_LENGTH} />;
+  const words = useWords();
+  return (
+    <TextField
+      {...props}
+      label={words('profile.field.name')}
+      type="text"
+      maxLength={PROFILE_NAME_MAX_LENGTH}
+    />
+  );
 }
 
 export function BaseUrlField(props: ProfileFieldProps) {
-  return <TextField {...props} label="Base URL" type="url" spellCheck={false} />;
+  const words = useWords();
+  return <TextField {...props} label={words('profile.field.base_url')} type="url" spellCheck={false} />;
 }
 
 /** A secret: masked, and kept out of the browser's autofill and spell checker. */

@@ -5,12 +5,14 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import type { ProfileView } from '../../../shared/contract';
-import type { AppError } from '../../../shared/errors';
+import type { AppError, Wording } from '../../../shared/errors';
+import { errorSentence } from '../../../shared/i18n/errorSentence';
 import type { Account } from '../../../shared/model';
 import { checkBaseUrl } from '../../../shared/baseUrl';
-import { API_KEY_REQUIRED, PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 import { useInvalidSubmitFocus } from '../lib/announce';
 import { call, errorOf } from '../lib/bridge';
+import { fieldProblems } from '../lib/errorWords';
+import { useWords, type RendererWords } from '../lib/i18n';
 import { ErrorView } from './ErrorView';
 import { ApiKeyField, BaseUrlField, ProfileNameField } from './ProfileFields';
 
@@ -18,39 +20,49 @@ type Fields = 'name' | 'baseUrl' | 'apiKey';
 type FieldErrors = Partial<Record<Fields, string[]>>;
 
 /**
- * The shared base-URL rules (the core applies the same ones), as a field message or null.
+ * The shared base-URL rules (the core applies the same ones), as a field's problem or null.
  * Plain http:// to another computer is left to the core: its insecure_url answer is shown
  * with the error view's own advice, as before.
  */
-export function baseUrlProblem(raw: string): string | null {
+export function baseUrlProblem(raw: string): Wording | null {
   const checked = checkBaseUrl(raw, true);
-  return checked.ok ? null : checked.message;
+  return checked.ok ? null : checked.problem;
 }
 
-function localProblems(name: string, baseUrl: string, apiKey: string, needName: boolean): FieldErrors {
+function localProblems(
+  words: RendererWords,
+  name: string,
+  baseUrl: string,
+  apiKey: string,
+  needName: boolean,
+): FieldErrors {
   const errors: FieldErrors = {};
-  if (needName && name.trim() === '') errors.name = [PROFILE_NAME_REQUIRED];
+  if (needName && name.trim() === '')
+    errors.name = [errorSentence(words, { code: 'field.profile_name_required' })];
   const urlProblem = baseUrlProblem(baseUrl);
-  if (urlProblem) errors.baseUrl = [urlProblem];
-  if (apiKey.trim() === '') errors.apiKey = [API_KEY_REQUIRED];
+  if (urlProblem) errors.baseUrl = [errorSentence(words, urlProblem)];
+  if (apiKey.trim() === '') errors.apiKey = [errorSentence(words, { code: 'field.api_key_required' })];
   return errors;
 }
 
 /** The account in a few words: its name and e-mail when the service sent them. */
-function accountSummary(account: Account): string {
+function accountSummary(words: RendererWords, account: Account): string {
   const pick = (key: string) =>
     typeof account[key] === 'string' || typeof account[key] === 'number' ? String(account[key]) : null;
   const name = pick('name') ?? pick('username') ?? pick('company');
   const email = pick('email');
-  if (name && email) return `${name} (${email})`;
-  return name ?? email ?? (pick('id') ? `account ${pick('id')}` : 'the account');
+  if (name && email) return words('profile.account.name_email', { name, email });
+  const either = name ?? email;
+  if (either) return either;
+  const id = pick('id');
+  return id ? words('profile.account.id', { id }) : words('profile.account.unknown');
 }
 
-function fieldErrorsOf(error: AppError): FieldErrors {
+function fieldErrorsOf(words: RendererWords, error: AppError): FieldErrors {
   const out: FieldErrors = {};
   for (const key of ['name', 'baseUrl', 'apiKey'] as const) {
-    const messages = error.fieldErrors?.[key];
-    if (messages && messages.length > 0) out[key] = messages;
+    const messages = fieldProblems(words, error, key);
+    if (messages.length > 0) out[key] = messages;
   }
   return out;
 }
@@ -62,12 +74,8 @@ interface ProfileFormProps {
   initialName?: string;
 }
 
-export function ProfileForm({
-  submitLabel = 'Save profile',
-  onSaved,
-  onCancel,
-  initialName = '',
-}: ProfileFormProps) {
+export function ProfileForm({ submitLabel, onSaved, onCancel, initialName = '' }: ProfileFormProps) {
+  const words = useWords();
   const [name, setName] = useState(initialName);
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -88,7 +96,7 @@ export function ProfileForm({
   async function runChecked(kind: 'test' | 'save', action: () => Promise<void>) {
     resetFeedback();
     // Only saving needs a name: a connection test is about the URL and the key.
-    const problems = localProblems(name, baseUrl, apiKey, kind === 'save');
+    const problems = localProblems(words, name, baseUrl, apiKey, kind === 'save');
     setFieldErrors(problems);
     if (Object.keys(problems).length > 0) return showInvalid(form.current);
     setBusy(kind);
@@ -96,7 +104,7 @@ export function ProfileForm({
       await action();
     } catch (thrown) {
       const failure = errorOf(thrown);
-      setFieldErrors(fieldErrorsOf(failure));
+      setFieldErrors(fieldErrorsOf(words, failure));
       setError(failure);
       showInvalid(form.current);
     } finally {
@@ -107,7 +115,7 @@ export function ProfileForm({
   const testConnection = () =>
     runChecked('test', async () => {
       const account = await call('profiles:testConnection', { baseUrl, apiKey, allowInsecureHttp });
-      setTested(accountSummary(account));
+      setTested(accountSummary(words, account));
     });
 
   const save = (sessionOnly: boolean) =>
@@ -124,28 +132,34 @@ export function ProfileForm({
 
   const isHttp = /^\s*http:\/\//i.test(baseUrl);
   return (
-    <form ref={form} className="form" onSubmit={onSubmit} noValidate aria-label="Add a profile">
+    <form
+      ref={form}
+      className="form"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={words('profiles.add_dialog.title')}
+    >
       <ProfileNameField
         value={name}
         onChange={setName}
         errors={fieldErrors.name}
-        hint="For you only, e.g. “Work” or “Client A”."
+        hint={words('profile.field.name.hint')}
         autoComplete="off"
       />
       <BaseUrlField
         value={baseUrl}
         onChange={setBaseUrl}
         errors={fieldErrors.baseUrl}
-        hint="The address of the Report Service, e.g. https://reports.example.com."
+        hint={words('profile.field.base_url.hint')}
         autoComplete="url"
-        placeholder="https://"
+        placeholder={words('profile.field.base_url.placeholder')}
       />
       <ApiKeyField
-        label="API key"
+        label={words('profile.field.api_key')}
         value={apiKey}
         onChange={setApiKey}
         errors={fieldErrors.apiKey}
-        hint="Kept in the system keychain; ReportDesk never shows it again."
+        hint={words('profile.field.api_key.hint')}
       />
       {isHttp && (
         <label className="checkbox">
@@ -154,12 +168,12 @@ export function ProfileForm({
             checked={allowInsecureHttp}
             onChange={(e) => setAllowInsecureHttp(e.target.checked)}
           />
-          Allow plain http:// for this profile (the key travels unencrypted to hosts other than this computer)
+          {words('profile.field.allow_http')}
         </label>
       )}
       {tested && (
         <p className="success" role="status">
-          Connection works: the key belongs to {tested}.
+          {words('profile.connection_works', { account: tested })}
         </p>
       )}
       {error && <ErrorView error={error} hideProfileLinks onSessionOnly={() => void save(true)} />}
@@ -170,14 +184,14 @@ export function ProfileForm({
           onClick={() => void testConnection()}
           disabled={busy !== null}
         >
-          {busy === 'test' ? 'Testing…' : 'Test connection'}
+          {words(busy === 'test' ? 'profile.testing' : 'profile.test_connection')}
         </button>
         <button type="submit" className="button primary" disabled={busy !== null}>
-          {busy === 'save' ? 'Checking the key…' : submitLabel}
+          {busy === 'save' ? words('profile.checking_key') : (submitLabel ?? words('profile.save'))}
         </button>
         {onCancel && (
           <button type="button" className="button" onClick={onCancel}>
-            Cancel
+            {words('dialog.cancel')}
           </button>
         )}
       </div>

@@ -1,4 +1,5 @@
 /** The report screens (detail, edit privacy) until their report is there: loading, or why not. */
+import { useWords } from '../lib/i18n';
 import { BackToReports } from './BackLink';
 import { ScreenFallback, type UnsettledQuery } from './ScreenFallback';
 
@@ -20,13 +21,14 @@ export function ReportFallback({
   skeletonLines,
   backLinkWhileLoading,
 }: ReportFallbackProps) {
+  const words = useWords();
   return (
     <ScreenFallback
       query={query}
       label={label}
-      loadingLabel="Loading the report…"
+      loadingLabel={words('report.loading')}
       skeletonLines={skeletonLines}
-      errorTitle={`Report ${id} could not be loaded.`}
+      errorTitle={words('report.load_failed', { id })}
       navigation={<BackToReports />}
       navigationWhileLoading={backLinkWhileLoading}
     />

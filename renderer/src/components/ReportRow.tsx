@@ -7,6 +7,7 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
 import type { Report } from '../../../shared/model';
 import type { RowSelection } from '../lib/rowSelection';
+import { useWords } from '../lib/i18n';
 import { navigate } from '../lib/router';
 import { DateText, PrivacyBadge, ResultBadge } from './Badges';
 
@@ -60,6 +61,7 @@ export const ReportRow = memo(function ReportRow({
   isNew,
   actions,
 }: ReportRowProps) {
+  const words = useWords();
   return (
     <tr
       className={rowClass(focused, selected)}
@@ -72,16 +74,17 @@ export const ReportRow = memo(function ReportRow({
         <input
           type="checkbox"
           checked={selected}
-          aria-label={`Select report ${report.id}`}
+          aria-label={words('reports.list.select_report', { id: report.id })}
           tabIndex={-1}
           onChange={(e) => actions.toggle(report.id, (e.nativeEvent as MouseEvent).shiftKey === true)}
         />
       </td>
       <td className="id-cell">
         {report.id}
-        {isNew && <span className="badge badge-new">New</span>}
+        {isNew && <span className="badge badge-new">{words('changes.kind.added')}</span>}
       </td>
-      <td className="url-cell">
+      {/* User data keeps its own direction (issue 28): a URL left to right, cut short at its end. */}
+      <td className="url-cell" dir="ltr">
         <a
           href={`#/reports/${encodeURIComponent(report.id)}`}
           // The cell cuts a long URL short; the tooltip shows all of it.
@@ -103,7 +106,7 @@ export const ReportRow = memo(function ReportRow({
           <span className="muted">—</span>
         </td>
       ) : (
-        <td className="project-cell" title={String(report.project)}>
+        <td className="project-cell" dir="auto" title={String(report.project)}>
           {String(report.project)}
         </td>
       )}

@@ -2,14 +2,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ConnectivityState } from '../../../shared/contract';
+import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
 import { call, errorOf } from '../lib/bridge';
 import { useSync, useToasts, useVisibleSource } from '../lib/appState';
-import { ageOf, formatTime } from '../lib/format';
+import { errorText } from '../lib/errorWords';
+import { formatTime, timeAgo } from '../lib/format';
 import { focusScreenHeading, useScreenFocus } from '../lib/focus';
+import { useWords } from '../lib/i18n';
 import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, pathOf, useRoute, type Route } from '../lib/router';
 import { LazyPart, OnceNeeded, ShortcutSheet, UpdateReadyBar } from '../lazyParts';
 import { updateBarShows, useUpdateStatus } from '../lib/updates';
+import { SyncProgressBar } from './SyncProgressBar';
 import { WRITE_BLOCK_REASON_ID } from './WriteActionButton';
 
 export const PROFILE_SWITCHER_ID = 'profile-switcher';
@@ -17,6 +21,7 @@ export const PROFILE_SWITCHER_ID = 'profile-switcher';
 export const SHOW_SHORTCUTS_EVENT = 'reportdesk:show-shortcuts';
 
 function ProfileSwitcher() {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const route = useRoute();
@@ -32,9 +37,9 @@ function ProfileSwitcher() {
       // A report id belongs to one profile's service: leave report pages for the list.
       if (route.name === 'report' || route.name === 'privacy') navigate('/reports');
       const active = state.profiles.find((p) => p.id === state.activeId);
-      if (active) toasts.show(`Switched to ${active.name}.`);
+      if (active) toasts.show(words('profiles.switched', { name: active.name }));
     } catch (thrown) {
-      toasts.show(errorOf(thrown).message, 'error');
+      toasts.show(errorText(words, errorOf(thrown)), 'error');
     } finally {
       setBusy(false);
     }
@@ -43,7 +48,7 @@ function ProfileSwitcher() {
   return (
     <div className="profile-switcher">
       <label htmlFor={PROFILE_SWITCHER_ID} className="visually-hidden">
-        Active profile
+        {words('profiles.active')}
       </label>
       <select
         id={PROFILE_SWITCHER_ID}
@@ -51,11 +56,10 @@ function ProfileSwitcher() {
         disabled={busy}
         onChange={(e) => void activate(e.target.value)}
       >
-        {data.activeId === null && <option value="">Choose a profile…</option>}
+        {data.activeId === null && <option value="">{words('profiles.choose')}</option>}
         {data.profiles.map((profile) => (
-          <option key={profile.id} value={profile.id}>
-            {profile.name}
-            {profile.demo ? ' (demo)' : ''}
+          <option key={profile.id} value={profile.id} dir="auto">
+            {profile.demo ? words('profiles.demo_name', { name: profile.name }) : profile.name}
           </option>
         ))}
       </select>
@@ -64,20 +68,26 @@ function ProfileSwitcher() {
 }
 
 function ConnectivityIndicator() {
+  const words = useWords();
   const { data } = useConnectivity();
   if (!data) return null;
   return (
     <span
       className={data.online ? 'connectivity online' : 'connectivity offline'}
-      title={data.online ? 'The Report Service can be reached.' : `Offline since ${formatTime(data.since)}.`}
+      title={
+        data.online
+          ? words('connectivity.online.title')
+          : words('connectivity.offline_since', { time: formatTime(words, data.since) })
+      }
     >
       <span className="dot" aria-hidden="true" />
-      {data.online ? 'Online' : 'Offline'}
+      {words(data.online ? 'connectivity.online' : 'connectivity.offline')}
     </span>
   );
 }
 
 function OfflineBanner() {
+  const words = useWords();
   const client = useQueryClient();
   const { data } = useConnectivity();
   const visible = useVisibleSource();
@@ -101,41 +111,19 @@ function OfflineBanner() {
   return (
     <div className="banner banner-offline" role="status">
       <div>
-        <strong>Offline since {formatTime(data.since)}.</strong>{' '}
-        {visible?.source === 'cache'
-          ? `Showing reports saved ${ageOf(visible.fetchedAt)} ago.`
-          : 'Showing what was saved on this computer.'}{' '}
-        <span id={WRITE_BLOCK_REASON_ID}>Changes are disabled until the Report Service can be reached.</span>
-        {data.lastError && <span className="banner-detail"> {data.lastError.message}</span>}
+        {words.rich('offline_banner.text', {
+          since: formatTime(words, data.since),
+          strong: (chunks) => <strong>{chunks}</strong>,
+          showing:
+            visible?.source === 'cache'
+              ? words('offline_banner.showing_saved', { ago: timeAgo(words, visible.fetchedAt) })
+              : words('offline_banner.showing_local'),
+          blocked: (chunks) => <span id={WRITE_BLOCK_REASON_ID}>{chunks}</span>,
+        })}
+        {data.lastError && <span className="banner-detail"> {errorText(words, data.lastError)}</span>}
       </div>
       <button type="button" className="button small" onClick={() => void tryAgain()} disabled={checking}>
-        {checking ? 'Checking…' : 'Try again'}
-      </button>
-    </div>
-  );
-}
-
-export function SyncProgressBar() {
-  const sync = useSync();
-  const { progress } = sync;
-  const value = progress?.total ? Math.min(progress.fetched, progress.total) : undefined;
-  const label = progress
-    ? progress.total !== null
-      ? `${progress.fetched} of ${progress.total} reports`
-      : `${progress.fetched} reports, page ${progress.page}${progress.lastPage ? ` of ${progress.lastPage}` : ''}`
-    : 'Starting…';
-  return (
-    <div className="sync-progress">
-      <progress
-        max={progress?.total ?? undefined}
-        value={value}
-        aria-label="Making reports available offline"
-      />
-      <span className="muted" aria-live="polite">
-        {label}
-      </span>
-      <button type="button" className="button small" onClick={sync.cancel}>
-        Cancel
+        {words(checking ? 'offline_banner.checking' : 'offline_banner.try_again')}
       </button>
     </div>
   );
@@ -143,12 +131,13 @@ export function SyncProgressBar() {
 
 /** Shown under the header on every screen while a sync runs. */
 function SyncStrip() {
+  const words = useWords();
   const sync = useSync();
   const route = useRoute();
   if (!sync.running || route.name === 'settings') return null;
   return (
     <div className="banner banner-sync">
-      <strong>Making reports available offline</strong>
+      <strong>{words('sync.making_available')}</strong>
       <SyncProgressBar />
     </div>
   );
@@ -169,6 +158,7 @@ function ToastItem({
   paused: boolean | null;
   onDismiss: (id: number) => void;
 }) {
+  const words = useWords();
   const remaining = useRef(TOAST_MS);
   useEffect(() => {
     if (paused !== false) return;
@@ -185,7 +175,7 @@ function ToastItem({
       <button
         type="button"
         className="icon-button"
-        aria-label="Dismiss message"
+        aria-label={words('toast.dismiss')}
         onClick={() => {
           onDismiss(id);
           focusScreenHeading();
@@ -255,28 +245,29 @@ function useShortcutSheet(): [boolean, (open: boolean) => void] {
   return [open, setOpen];
 }
 
-const NAV: { path: string; label: string; match: Route['name'][] }[] = [
-  { path: '/reports', label: 'Reports', match: ['reports', 'report', 'privacy'] },
-  { path: '/reports/new', label: 'New report', match: ['new-report'] },
-  { path: '/account', label: 'Account', match: ['account'] },
-  { path: '/profiles', label: 'Keys & profiles', match: ['profiles', 'welcome'] },
-  { path: '/settings', label: 'Settings', match: ['settings'] },
+const NAV: { path: string; label: MessageId; match: Route['name'][] }[] = [
+  { path: '/reports', label: 'nav.reports', match: ['reports', 'report', 'privacy'] },
+  { path: '/reports/new', label: 'nav.new_report', match: ['new-report'] },
+  { path: '/account', label: 'account.heading', match: ['account'] },
+  { path: '/profiles', label: 'nav.profiles', match: ['profiles', 'welcome'] },
+  { path: '/settings', label: 'settings.heading', match: ['settings'] },
 ];
 
 export function Shell({ children, screenName }: { children: ReactNode; screenName: string }) {
+  const words = useWords();
   const route = useRoute();
-  useScreenFocus(pathOf(route), screenName);
+  useScreenFocus(pathOf(route), words('app.screen_announced', { screen: screenName }));
   const [shortcutsOpen, setShortcutsOpen] = useShortcutSheet();
   const updates = useUpdateStatus();
   return (
     <div className="app">
       {/* A button, not href="#main": the hash belongs to the router. */}
       <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
-        Skip to content
+        {words('app.skip_to_content')}
       </button>
       <header className="app-header">
-        <span className="app-title">ReportDesk</span>
-        <div className="header-right">
+        <span className="app-title">{words('app.name')}</span>
+        <div className="header-end">
           <ConnectivityIndicator />
           <ProfileSwitcher />
           <button
@@ -285,12 +276,12 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
             aria-haspopup="dialog"
             onClick={() => setShortcutsOpen(true)}
           >
-            Help: shortcuts <kbd>?</kbd>
+            {words.rich('app.help_shortcuts', { key: <kbd>?</kbd> })}
           </button>
         </div>
       </header>
       <div className="app-body">
-        <nav className="app-nav" aria-label="Main">
+        <nav className="app-nav" aria-label={words('nav.label')}>
           <ul>
             {NAV.map((item) => {
               const current = item.match.includes(route.name);
@@ -301,7 +292,7 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
                     aria-current={current ? 'page' : undefined}
                     className={current ? 'current' : ''}
                   >
-                    {item.label}
+                    {words(item.label)}
                   </a>
                 </li>
               );

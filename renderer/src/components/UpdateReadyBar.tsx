@@ -9,11 +9,14 @@ import { useState } from 'react';
 import type { UpdateStatus } from '../../../shared/contract';
 import { call, errorOf } from '../lib/bridge';
 import { useToasts } from '../lib/appState';
+import { errorText } from '../lib/errorWords';
+import { useWords } from '../lib/i18n';
 import { UPDATES_KEY, updateBarShows, useUpdateStatus } from '../lib/updates';
 import { waitingSentence } from '../lib/updateWords';
 import { Modal } from './Modal';
 
 export function UpdateReadyBar() {
+  const words = useWords();
   const { data } = useUpdateStatus();
   const client = useQueryClient();
   const toasts = useToasts();
@@ -30,7 +33,7 @@ export function UpdateReadyBar() {
     try {
       client.setQueryData(UPDATES_KEY, await action());
     } catch (thrown) {
-      toasts.show(errorOf(thrown).message, 'error');
+      toasts.show(errorText(words, errorOf(thrown)), 'error');
     } finally {
       setBusy(false);
     }
@@ -41,16 +44,16 @@ export function UpdateReadyBar() {
   return (
     <div className="banner banner-update" role="status">
       <div>
-        <strong>ReportDesk {version} is ready</strong>
+        <strong>{words('update_bar.ready', { version })}</strong>
         {data.phase === 'installing' ? (
-          <span> — restarting…</span>
+          <span>{words('update_bar.detail', { text: words('update_bar.restarting') })}</span>
         ) : waiting ? (
-          <span> — {waitingSentence(waiting)}</span>
+          <span>{words('update_bar.detail', { text: waitingSentence(words, waiting) })}</span>
         ) : (
           <span className="banner-detail">
-            {data.install === 'asks-admin'
-              ? ' — installing it asks for your administrator password.'
-              : ' — restart to update now, or it is installed when you quit ReportDesk.'}
+            {words('update_bar.detail', {
+              text: words(data.install === 'asks-admin' ? 'update_bar.asks_admin' : 'update_bar.on_quit'),
+            })}
           </span>
         )}
       </div>
@@ -65,7 +68,7 @@ export function UpdateReadyBar() {
                   disabled={busy}
                   onClick={() => void restart(true)}
                 >
-                  Cancel it and restart
+                  {words('update_bar.cancel_and_restart')}
                 </button>
               )}
               <button
@@ -74,7 +77,7 @@ export function UpdateReadyBar() {
                 disabled={busy}
                 onClick={() => void run(() => call('updates:cancelRestart'))}
               >
-                Don’t restart
+                {words('update_bar.dont_restart')}
               </button>
             </>
           ) : (
@@ -85,10 +88,10 @@ export function UpdateReadyBar() {
                 disabled={busy}
                 onClick={() => (data.install === 'asks-admin' ? setConfirming(true) : void restart())}
               >
-                Restart to update
+                {words('update_bar.restart')}
               </button>
               <button type="button" className="button small" onClick={() => setLaterFor(version)}>
-                Later
+                {words('update_bar.later')}
               </button>
             </>
           )}
@@ -96,13 +99,13 @@ export function UpdateReadyBar() {
       )}
       {confirming && (
         <Modal
-          title={`Install ReportDesk ${version}?`}
+          title={words('update_install.title', { version })}
           onClose={() => setConfirming(false)}
-          description="Your system’s package manager installs the update and asks for your administrator password. ReportDesk then restarts."
+          description={words('update_install.description')}
         >
           <div className="modal-actions">
             <button type="button" className="button" onClick={() => setConfirming(false)} data-autofocus>
-              Cancel
+              {words('dialog.cancel')}
             </button>
             <button
               type="button"
@@ -112,7 +115,7 @@ export function UpdateReadyBar() {
                 void restart();
               }}
             >
-              Install and restart
+              {words('update_install.confirm')}
             </button>
           </div>
         </Modal>

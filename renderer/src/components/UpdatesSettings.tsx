@@ -7,7 +7,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { UpdateChannel, UpdatePreferences, UpdateStatus } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
+import { joinSentences } from '../../../shared/i18n/errorSentence';
 import { call, errorOf } from '../lib/bridge';
+import { useWords, type RendererWords } from '../lib/i18n';
 import { CHANNEL_OPTIONS, failureSentence, unmanagedSentence } from '../lib/updateWords';
 import { UPDATES_KEY, useUpdateStatus } from '../lib/updates';
 import { DateText } from './Badges';
@@ -16,6 +18,7 @@ import { FieldRow } from './FieldValue';
 import { SkeletonBlock } from './Skeleton';
 
 export function UpdatesSettings() {
+  const words = useWords();
   const status = useUpdateStatus();
   const client = useQueryClient();
   const hintId = useId();
@@ -41,25 +44,29 @@ export function UpdatesSettings() {
   const data = status.data;
   return (
     <>
-      <h2 className="section-title">Updates</h2>
+      <h2 className="section-title">{words('updates.heading')}</h2>
       <div className="card">
         {status.isPending && <SkeletonBlock lines={3} />}
         {status.isError && <ErrorView error={status.error} onRetry={() => void status.refetch()} />}
         {data && !data.managed && (
           <p className="field-hint">
-            {unmanagedSentence(data.unmanagedReason)}
-            {data.currentVersion && ` This is ReportDesk ${data.currentVersion}.`}
+            {data.currentVersion
+              ? words('updates.unmanaged_with_version', {
+                  reason: unmanagedSentence(words, data.unmanagedReason),
+                  version: data.currentVersion,
+                })
+              : unmanagedSentence(words, data.unmanagedReason)}
           </p>
         )}
         {data?.managed && (
           <>
             <dl className="fields">
-              <FieldRow label="Version">{data.currentVersion}</FieldRow>
-              <FieldRow label="Last checked">
+              <FieldRow label={words('updates.version')}>{data.currentVersion}</FieldRow>
+              <FieldRow label={words('updates.last_checked')}>
                 {data.lastCheckedAt ? (
                   <DateText value={data.lastCheckedAt} />
                 ) : (
-                  <span className="muted">Never</span>
+                  <span className="muted">{words('settings.never')}</span>
                 )}
               </FieldRow>
             </dl>
@@ -71,15 +78,17 @@ export function UpdatesSettings() {
                 aria-describedby={hintId}
                 onChange={(e) => void prefer({ automatic: e.target.checked })}
               />
-              Check for updates automatically
+              {words('updates.automatic')}
             </label>
             <p className="field-hint" id={hintId}>
-              ReportDesk checks 10 seconds after it starts and every 6 hours, downloads a new version in the
-              background and installs it {data.install === 'asks-admin' ? 'when you say so' : 'when you quit'}
-              . Every update must be signed with the ReportDesk release key.
+              {words(
+                data.install === 'asks-admin'
+                  ? 'updates.automatic.hint_asks'
+                  : 'updates.automatic.hint_on_quit',
+              )}
             </p>
             <div className="toolbar-field update-channel">
-              <label htmlFor={channelId}>Channel</label>
+              <label htmlFor={channelId}>{words('updates.channel')}</label>
               <select
                 id={channelId}
                 value={data.preferences.channel}
@@ -88,18 +97,20 @@ export function UpdatesSettings() {
               >
                 {CHANNEL_OPTIONS.map((option) => (
                   <option key={option.value} value={option.value}>
-                    {option.label}
+                    {words(option.label)}
                   </option>
                 ))}
               </select>
             </div>
             <p className={data.failure ? 'field-error' : 'field-hint'} role="status">
-              {statusSentence(data)}
+              {statusSentence(words, data)}
             </p>
             {data.update?.releaseNotes && (
               <section aria-labelledby={notesId} className="release-notes">
-                <h3 id={notesId}>What’s new in {data.update.version}</h3>
-                <div className="release-notes-text">{data.update.releaseNotes}</div>
+                <h3 id={notesId}>{words('updates.release_notes', { version: data.update.version })}</h3>
+                <div className="release-notes-text" dir="auto">
+                  {data.update.releaseNotes}
+                </div>
               </section>
             )}
             {error && <ErrorView error={error} />}
@@ -110,7 +121,11 @@ export function UpdatesSettings() {
                 disabled={busy === 'check' || data.phase === 'checking' || data.phase === 'downloading'}
                 onClick={() => void run('check', () => call('updates:check'))}
               >
-                {busy === 'check' || data.phase === 'checking' ? 'Checking…' : 'Check now'}
+                {words(
+                  busy === 'check' || data.phase === 'checking'
+                    ? 'updates.checking_short'
+                    : 'updates.check_now',
+                )}
               </button>
             </div>
           </>
@@ -121,21 +136,22 @@ export function UpdatesSettings() {
 }
 
 /** One sentence for where the updates stand. */
-function statusSentence(status: UpdateStatus): string {
-  const failure = status.failure ? failureSentence(status.failure) : '';
+function statusSentence(words: RendererWords, status: UpdateStatus): string {
+  const failure = status.failure ? failureSentence(words, status.failure) : '';
+  const version = status.update?.version ?? '';
   switch (status.phase) {
     case 'checking':
-      return 'Checking for updates…';
+      return words('updates.status.checking');
     case 'downloading':
-      return `Downloading ReportDesk ${status.update?.version ?? ''}… ${status.downloadPercent ?? 0}%`;
+      return words('updates.status.downloading', { version, percent: (status.downloadPercent ?? 0) / 100 });
     case 'installing':
-      return `Installing ReportDesk ${status.update?.version ?? ''}…`;
-    case 'ready':
-      return `ReportDesk ${status.update?.version ?? ''} is downloaded and verified; restart to update.${failure ? ` ${failure}` : ''}`;
+      return words('updates.status.installing', { version });
+    case 'ready': {
+      const ready = words('updates.status.ready', { version });
+      return failure ? joinSentences(words, [ready, failure]) : ready;
+    }
     case 'idle':
       if (failure) return failure;
-      return status.lastCheckedAt
-        ? 'ReportDesk is up to date.'
-        : 'ReportDesk has not checked for updates yet.';
+      return words(status.lastCheckedAt ? 'updates.status.up_to_date' : 'updates.status.not_checked');
   }
 }

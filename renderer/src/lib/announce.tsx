@@ -2,8 +2,9 @@
  * One polite live region for the whole app (rendered by the ToastProvider): screen changes and
  * form checks are read once, from a region that was there before its text arrived.
  */
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
+import { useWords } from './i18n';
 
 let message = '';
 const listeners = new Set<() => void>();
@@ -36,17 +37,17 @@ export function Announcer() {
   );
 }
 
-/** "1 field needs attention." / "3 fields need attention." */
-export function attentionSentence(count: number): string {
-  return count === 1 ? '1 field needs attention.' : `${count} fields need attention.`;
-}
-
 /**
  * After a submit that failed its checks: once the errors are on screen, the focus goes to the
  * first invalid control of the form and the count is announced. Call the returned function
  * with the form when a submit is refused.
  */
 export function useInvalidSubmitFocus(): (form: HTMLFormElement | null) => void {
+  const words = useWords();
+  const wordsNow = useRef(words);
+  useEffect(() => {
+    wordsNow.current = words;
+  });
   const [attempt, setAttempt] = useState<{ form: HTMLFormElement; count: number } | null>(null);
   useEffect(() => {
     if (!attempt) return;
@@ -55,7 +56,7 @@ export function useInvalidSubmitFocus(): (form: HTMLFormElement | null) => void 
     // Radio buttons of one group count as one field.
     const fields = new Set(invalid.map((control) => control.getAttribute('name') ?? control));
     invalid[0].focus();
-    announce(attentionSentence(fields.size));
+    announce(wordsNow.current('form.fields_need_attention', { count: fields.size }));
   }, [attempt]);
   return (form) => {
     if (form) setAttempt((previous) => ({ form, count: (previous?.count ?? 0) + 1 }));

@@ -18,6 +18,8 @@ import type { CacheStatus, Sourced, SyncProgress, SyncSummary } from '../../../s
 import type { AppError } from '../../../shared/errors';
 import { Announcer } from './announce';
 import { call, errorOf, onEvent } from './bridge';
+import { errorText } from './errorWords';
+import { useWords } from './i18n';
 import { invalidateChanges } from './offlineQueries';
 import { invalidateReportLists, queryKeys, useActiveProfileId, useConnectivity } from './queries';
 
@@ -75,6 +77,7 @@ interface SyncApi {
 const SyncContext = createContext<SyncApi | null>(null);
 
 export function SyncProvider({ children }: { children: ReactNode }) {
+  const words = useWords();
   const client = useQueryClient();
   const profileId = useActiveProfileId();
   const toasts = useToasts();
@@ -99,15 +102,15 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       .then((done) => {
         setSummary(done);
         toasts.show(
-          done.keepOfflineTurnedOn
-            ? `${done.fetched} reports are now available offline. Keep available offline is now on: ReportDesk keeps this copy current (Settings).`
-            : `${done.fetched} reports are now available offline.`,
+          words(done.keepOfflineTurnedOn ? 'sync.done_keep_offline_on' : 'sync.done', {
+            count: done.fetched,
+          }),
         );
       })
       .catch((thrown: unknown) => {
         const failure = errorOf(thrown);
         refusedAsRunningElsewhere = failure.kind === 'busy';
-        if (failure.kind === 'cancelled') toasts.show('Making reports available offline was cancelled.');
+        if (failure.kind === 'cancelled') toasts.show(words('sync.cancelled'));
         else setError(failure);
       })
       .finally(() => {
@@ -127,11 +130,13 @@ export function SyncProvider({ children }: { children: ReactNode }) {
           invalidateChanges(client, profileId);
         }
       });
-  }, [client, profileId, toasts]);
+  }, [client, profileId, toasts, words]);
 
   const cancel = useCallback(() => {
-    call('cache:cancelSync').catch((thrown: unknown) => toasts.show(errorOf(thrown).message, 'error'));
-  }, [toasts]);
+    call('cache:cancelSync').catch((thrown: unknown) =>
+      toasts.show(errorText(words, errorOf(thrown)), 'error'),
+    );
+  }, [toasts, words]);
 
   const api = useMemo(
     () => ({ running, progress, summary, error, start, cancel }),
@@ -180,11 +185,9 @@ export function useVisibleSource(): Sourced | null {
 
 // ---- Writes ---------------------------------------------------------------------------------
 
-const OFFLINE_WRITE_REASON =
-  'You are offline: changes cannot be sent until the Report Service can be reached again.';
-
 /** Null when changes can be sent; otherwise the sentence that says why they cannot. */
 export function useWriteBlockReason(): string | null {
+  const words = useWords();
   const { data } = useConnectivity();
-  return data && !data.online ? OFFLINE_WRITE_REASON : null;
+  return data && !data.online ? words('writes.blocked_offline') : null;
 }

@@ -1,8 +1,8 @@
 /**
  * The renderer's only door to the core: `window.reportDesk` (the preload in Electron, the
  * preview bridge in a browser). `call` unwraps the Result so TanStack Query sees a thrown
- * CallError that still carries the AppError's kind, message and field errors; the message in
- * the app's words (errorWords.ts).
+ * CallError that still carries the AppError's kind, code, values and field errors; the screens
+ * word it in the user's language when they show it (errorWords.ts).
  */
 import type {
   Channel,
@@ -12,8 +12,7 @@ import type {
   EventPayloads,
   ReportDeskBridge,
 } from '../../../shared/contract';
-import { appError, toAppError, type AppError, type ErrorKind } from '../../../shared/errors';
-import { inAppWords } from './errorWords';
+import { isAppError, type AppError, type ErrorKind } from '../../../shared/errors';
 
 declare global {
   interface Window {
@@ -35,10 +34,15 @@ export class CallError extends Error {
   }
 }
 
-const MISSING_BRIDGE = appError(
-  'internal',
-  'ReportDesk could not connect to its core. Close the window and start ReportDesk again.',
-);
+/**
+ * An error the renderer makes itself, said by its code's sentence in the catalogue. (Not with
+ * shared/errors' appError: that carries every English sentence, which the renderer never shows.)
+ */
+export function localError(kind: ErrorKind, code: AppError['code'] = kind): AppError {
+  return { kind, code, message: code };
+}
+
+const MISSING_BRIDGE = localError('internal', 'ipc.core_unreachable');
 
 function bridge(): ReportDeskBridge {
   const found = window.reportDesk;
@@ -56,10 +60,10 @@ export async function call<C extends Channel>(
     result = await bridge().invoke(channel, input);
   } catch (thrown) {
     // A broken bridge (the preview server gone, a closed window) never leaks its stack.
-    throw thrown instanceof CallError ? thrown : new CallError(toAppError(thrown));
+    throw thrown instanceof CallError ? thrown : new CallError(errorOf(thrown));
   }
   if (result.ok) return result.value;
-  throw new CallError(inAppWords(result.error));
+  throw new CallError(result.error);
 }
 
 /** Subscribes to a core event; a missing bridge means no events, never a crash. */
@@ -75,5 +79,6 @@ export function onEvent<E extends EventName>(
 /** Whatever was thrown, as an AppError a screen can show. */
 export function errorOf(thrown: unknown): AppError {
   if (thrown instanceof CallError) return thrown.appError;
-  return toAppError(thrown);
+  if (isAppError(thrown)) return thrown;
+  return localError('internal');
 }

@@ -6,13 +6,11 @@
  */
 import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { FirstScreen, ProfilesState, ReportPageResult } from '../../../shared/contract';
-import { appError } from '../../../shared/errors';
 import { normalizeListQuery, type ListQuery } from '../../../shared/model';
-import { call, CallError } from './bridge';
-import { inAppWords } from './errorWords';
+import { call, CallError, localError } from './bridge';
 import { askFirstScreen, LAST_PROFILE_KEY, type FirstScreenAsked } from './firstScreenCall';
 import { listStateToQuery, loadListState } from './listState';
-import { latestConnectivity, queryKeys } from './queries';
+import { applyLanguageState, latestConnectivity, queryKeys } from './queries';
 
 /** How long a failed list waits for the list screen to look at it (then the screen asks itself). */
 const HANDOVER_MS = 10_000;
@@ -25,6 +23,8 @@ export function prefetchFirstScreen(
 ): void {
   const { expected, query, answer } = asked;
   rememberActiveProfile(client);
+  // The app's language (its setting, the system's, --lang): shown as soon as it is known.
+  answer.then((first) => applyLanguageState(client, first.language)).catch(() => undefined);
 
   // Hooks that mount before the answer wait for it instead of asking themselves.
   void client.prefetchQuery({
@@ -74,7 +74,7 @@ async function expectedList(
   listKey: QueryKey,
   query: ListQuery,
 ): Promise<ReportPageResult> {
-  if (first.profiles.activeId !== expected) throw new CallError(appError('no_profile'));
+  if (first.profiles.activeId !== expected) throw new CallError(localError('no_profile'));
   const list = first.list;
   // Switched back to it while the answer was made: asked now.
   if (list === null) return call('reports:list', query);
@@ -83,7 +83,7 @@ async function expectedList(
   // is there: failing now would have the screen ask again (a second wait for a service that
   // is not answering), so it waits until the screen looks.
   await watched(client, listKey, HANDOVER_MS);
-  throw new CallError(inAppWords(list.error));
+  throw new CallError(list.error);
 }
 
 /** Resolves once a screen observes the query, or after `ms`. */

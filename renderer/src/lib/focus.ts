@@ -27,13 +27,13 @@ function focusOnBody(): boolean {
 /**
  * On each change of `path`: unless the new screen already put the focus inside itself (Ctrl+F
  * in the search box), the focus goes to its heading once the heading is there, and the screen
- * is announced politely. Between navigations it rescues a focus left on <body>.
+ * is announced politely (`announcement`: "Settings screen", in the window's language). Between navigations it rescues a focus left on <body>.
  */
-export function useScreenFocus(path: string, screenName: string): void {
+export function useScreenFocus(path: string, announcement: string): void {
   const firstPath = useRef(path);
-  const name = useRef(screenName);
+  const said = useRef(announcement);
   useEffect(() => {
-    name.current = screenName;
+    said.current = announcement;
   });
 
   useEffect(() => {
@@ -42,7 +42,7 @@ export function useScreenFocus(path: string, screenName: string): void {
     // Nothing to announce on first load; after that, each new screen by name.
     if (path !== firstPath.current) {
       firstPath.current = '';
-      announce(`${name.current} screen`);
+      announce(said.current);
     }
     // Wait for the heading (a screen may still be loading), but only until the user acts.
     let pending = !main.contains(document.activeElement) || focusOnBody();

@@ -17,6 +17,7 @@ import {
   type SortBy,
   type SortDirection,
 } from '../../../shared/model';
+import type { RendererMessageId, Words } from '../../../shared/i18n/messages';
 
 export interface ListState {
   search: string;
@@ -75,12 +76,13 @@ export function clearFilters(state: ListState): ListState {
   return { ...state, search: '', result: null, project: '', page: 1 };
 }
 
-/** Sentences naming each filter that narrows the list, for the empty state. */
-export function activeFilters(state: ListState): string[] {
+/** Words naming each filter that narrows the list, for the empty state. */
+export function activeFilters(words: Words<RendererMessageId>, state: ListState): string[] {
   const filters: string[] = [];
-  if (state.search.trim() !== '') filters.push(`URL contains “${state.search.trim()}”`);
-  if (state.result !== null) filters.push(`result is ${state.result}`);
-  if (state.project.trim() !== '') filters.push(`project is “${state.project.trim()}”`);
+  if (state.search.trim() !== '') filters.push(words('reports.filter.search', { text: state.search.trim() }));
+  if (state.result !== null) filters.push(words('reports.filter.result', { result: state.result }));
+  if (state.project.trim() !== '')
+    filters.push(words('reports.filter.project', { project: state.project.trim() }));
   return filters;
 }
 
@@ -120,6 +122,14 @@ export function saveListState(profileId: string, state: ListState): void {
   } catch {
     // Storage full or disabled: the choices last for this session only.
   }
+}
+
+/**
+ * Whether there is a page after `page`: the last page's number when the service said how many
+ * there are; without it, a full page suggests more.
+ */
+export function hasNextPage(page: number, perPage: number, lastPage: number | null, count: number): boolean {
+  return lastPage !== null ? page < lastPage : count === perPage;
 }
 
 /** Page numbers to show around the current page, with null for a gap ("…"). */

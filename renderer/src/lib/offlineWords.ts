@@ -1,7 +1,7 @@
 /**
- * The app's sentences for "Keep available offline" and "Changes since …" (pure): when the copy
- * was last checked, the counts above the list, what changed in one report, what a quick
- * refresh found.
+ * The app's sentences for "Keep available offline" and "Changes since …" (pure, from the
+ * catalogue): when the copy was last checked, the counts above the list, what changed in one
+ * report, what a quick refresh found.
  */
 import type {
   ChangedReport,
@@ -10,90 +10,103 @@ import type {
   RefreshMinutes,
   SyncSummary,
 } from '../../../shared/contract';
-import { PRIVACY_LABELS, type PrivacyValue } from '../../../shared/model';
-import { ageOf } from './format';
+import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
+import { PRIVACY_VALUES, type PrivacyValue } from '../../../shared/model';
+import { timeAgo } from './format';
+import type { RendererWords } from './i18n';
+import { privacyLabel } from './reportWords';
 
-export const INTERVAL_LABELS: { value: RefreshMinutes; label: string }[] = [
-  { value: 5, label: 'Every 5 minutes' },
-  { value: 15, label: 'Every 15 minutes' },
-  { value: 60, label: 'Every hour' },
-  { value: null, label: 'Only when I ask' },
+export const INTERVAL_LABELS: { value: RefreshMinutes; label: MessageId }[] = [
+  { value: 5, label: 'offline.interval.5' },
+  { value: 15, label: 'offline.interval.15' },
+  { value: 60, label: 'offline.interval.60' },
+  { value: null, label: 'offline.interval.manual' },
 ];
 
 /** "New reports checked 2 minutes ago · everything checked 5 hours ago". */
 export function lastCheckedText(
+  words: RendererWords,
   state: Pick<OfflineState, 'lastQuickRefreshAt' | 'lastFullSyncAt'>,
   now: number = Date.now(),
 ): string {
   const { lastQuickRefreshAt: quick, lastFullSyncAt: full } = state;
-  if (quick === null && full === null) return 'Not checked yet';
+  if (quick === null && full === null) return words('offline.checked.never');
   // A full sync checks the newest reports too.
-  const newest = quick === null || (full !== null && full > quick) ? full! : quick;
-  const everything =
-    full === null ? 'everything not checked yet' : `everything checked ${ageOf(full, now)} ago`;
-  return `New reports checked ${ageOf(newest, now)} ago · ${everything}`;
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
+  const newest = timeAgo(words, quick === null || (full !== null && full > quick) ? full! : quick, now);
+  return full === null
+    ? words('offline.checked.newest_only', { newest })
+    : words('offline.checked.both', { newest, everything: timeAgo(words, full, now) });
 }
 
 /** "12 new, 3 of them bad · 2 changed, 1 turned bad · 1 removed"; '' when nothing changed. */
-export function countsText(counts: ChangesSummary['counts']): string {
+export function countsText(words: RendererWords, counts: ChangesSummary['counts']): string {
   const parts: string[] = [];
   if (counts.added > 0) {
-    const bad =
-      counts.addedBad === 0 ? '' : counts.added === 1 ? ', bad' : `, ${counts.addedBad} of them bad`;
-    parts.push(`${counts.added} new${bad}`);
+    parts.push(
+      counts.addedBad === 0
+        ? words('changes.counts.new', { count: counts.added })
+        : words('changes.counts.new_bad', { count: counts.added, bad: counts.addedBad }),
+    );
   }
   if (counts.changed > 0) {
     parts.push(
-      `${counts.changed} changed${counts.turnedBad === 0 ? '' : `, ${counts.turnedBad} turned bad`}`,
+      counts.turnedBad === 0
+        ? words('changes.counts.changed', { count: counts.changed })
+        : words('changes.counts.changed_bad', { count: counts.changed, bad: counts.turnedBad }),
     );
   }
-  if (counts.removed > 0) parts.push(`${counts.removed} removed`);
-  return parts.join(' · ');
+  if (counts.removed > 0) parts.push(words('changes.counts.removed', { count: counts.removed }));
+  return parts.length === 0
+    ? ''
+    : parts.reduce((first, next) => words('changes.counts.join', { first, next }));
 }
 
-const FIELD_NAMES: Record<string, string> = {
-  result: 'result',
-  privacy: 'privacy',
-  url: 'URL',
-  project: 'project',
-  generated_at: 'date generated',
-};
-
-function valueText(field: string, value: unknown): string {
-  if (value === null || value === undefined || value === '') return 'none';
-  if (field === 'privacy' && typeof value === 'number' && value in PRIVACY_LABELS) {
-    return PRIVACY_LABELS[value as PrivacyValue];
+function valueText(words: RendererWords, field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return words('changes.value.none');
+  if (field === 'privacy' && (PRIVACY_VALUES as readonly unknown[]).includes(value)) {
+    return privacyLabel(words, value as PrivacyValue);
   }
+  if (field === 'result' && typeof value === 'string')
+    return words('changes.value.result', { result: value });
   return String(value);
 }
 
+const FIELDS = new Set(['result', 'privacy', 'url', 'project', 'generated_at']);
+
 /** "Result good → bad; privacy Public → Private" for a changed report; '' for the others. */
-export function whatChangedText(change: Pick<ChangedReport, 'kind' | 'fields'>): string {
+export function whatChangedText(
+  words: RendererWords,
+  change: Pick<ChangedReport, 'kind' | 'fields'>,
+): string {
   if (change.kind !== 'changed') return '';
-  return Object.entries(change.fields)
-    .map(
-      ([field, { before, after }]) =>
-        `${FIELD_NAMES[field] ?? field} ${valueText(field, before)} → ${valueText(field, after)}`,
-    )
-    .join('; ')
-    .replace(/^./, (first) => first.toUpperCase());
+  const parts = Object.entries(change.fields).map(([field, { before, after }]) =>
+    words('changes.what_changed.field', {
+      field: FIELDS.has(field) ? field : 'other',
+      name: field,
+      before: valueText(words, field, before),
+      after: valueText(words, field, after),
+    }),
+  );
+  if (parts.length === 0) return '';
+  const text = parts.reduce((first, next) => words('changes.what_changed.join', { first, next }));
+  // A sentence starts with a capital where the script has them.
+  return text.charAt(0).toLocaleUpperCase(words.language) + text.slice(1);
 }
 
-export const KIND_LABELS: Record<ChangedReport['kind'], string> = {
-  added: 'New',
-  changed: 'Changed',
-  removed: 'Removed',
+export const KIND_LABELS: Record<ChangedReport['kind'], MessageId> = {
+  added: 'changes.kind.added',
+  changed: 'changes.kind.changed',
+  removed: 'changes.kind.removed',
 };
 
 /** What a quick refresh the user asked for found, for the live region. */
-export function quickRefreshText(summary: Pick<SyncSummary, 'added' | 'changed'>): string {
-  if (summary.added === 0 && summary.changed === 0) return 'Checked for new reports: nothing new.';
-  const parts = [];
-  if (summary.added > 0) parts.push(plural(summary.added, 'new report', 'new reports'));
-  if (summary.changed > 0) parts.push(plural(summary.changed, 'changed report', 'changed reports'));
-  return `Checked for new reports: ${parts.join(' and ')}.`;
+export function quickRefreshText(
+  words: RendererWords,
+  summary: Pick<SyncSummary, 'added' | 'changed'>,
+): string {
+  const { added, changed } = summary;
+  if (added === 0 && changed === 0) return words('offline.quick_refresh.nothing');
+  if (changed === 0) return words('offline.quick_refresh.added', { added });
+  if (added === 0) return words('offline.quick_refresh.changed', { changed });
+  return words('offline.quick_refresh.both', { added, changed });
 }

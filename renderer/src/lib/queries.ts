@@ -12,12 +12,14 @@ import {
 } from '@tanstack/react-query';
 import type {
   ConnectivityState,
+  LanguageState,
   ProfilesState,
   ReportPageResult,
   ReportResult,
 } from '../../../shared/contract';
 import { normalizeListQuery, type NormalizedListQuery, type Report } from '../../../shared/model';
 import { call } from './bridge';
+import { followLanguageState } from './i18n';
 import { listStateToQuery, type ListState } from './listState';
 
 export const queryKeys = {
@@ -30,6 +32,7 @@ export const queryKeys = {
   account: (profileId: string) => ['account', profileId] as const,
   cacheStatus: (profileId: string) => ['cache-status', profileId] as const,
   projects: (profileId: string) => ['projects', profileId] as const,
+  language: ['language'] as const,
 };
 
 export function createQueryClient(): QueryClient {
@@ -46,6 +49,21 @@ export function createQueryClient(): QueryClient {
       mutations: { networkMode: 'always', retry: false },
     },
   });
+}
+
+/** What decides the app's language (Settings › Language); kept current by `language:changed`. */
+export function useLanguageState() {
+  return useQuery({
+    queryKey: queryKeys.language,
+    queryFn: () => call('settings:language'),
+    staleTime: Infinity,
+  });
+}
+
+/** A language state from the core (the first answer, a choice, an event): kept, and shown. */
+export function applyLanguageState(client: QueryClient, state: LanguageState): Promise<void> {
+  client.setQueryData(queryKeys.language, state);
+  return followLanguageState(state);
 }
 
 export function useProfiles() {

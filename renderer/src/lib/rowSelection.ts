@@ -6,6 +6,7 @@
  * the user can no longer see.
  */
 import { useState } from 'react';
+import { readingStep, type Direction } from './arrowKeys';
 
 export interface RowSelectionState {
   /** Index of the focused row on the page, or -1 before the keyboard has picked one. */
@@ -19,16 +20,26 @@ export interface RowSelectionState {
 export const EMPTY_ROW_SELECTION: RowSelectionState = { focus: -1, selected: new Set(), anchor: null };
 
 /** What a key does in the list, or null when the list leaves the key alone. */
-export type RowKeyAction = 'next' | 'previous' | 'first' | 'last' | 'open' | 'toggle' | 'toggle-range';
+export type RowKeyAction =
+  'next' | 'previous' | 'first' | 'last' | 'open' | 'toggle' | 'toggle-range' | 'next-page' | 'previous-page';
 
-export function rowKeyAction(event: {
-  key: string;
-  ctrlKey?: boolean;
-  metaKey?: boolean;
-  altKey?: boolean;
-  shiftKey?: boolean;
-}): RowKeyAction | null {
+/**
+ * What a key does in the list laid out in `direction`: ↑/↓ move along the rows, and ←/→ turn to
+ * the page drawn on that side of the pager (in a right-to-left list ← is the next page).
+ */
+export function rowKeyAction(
+  event: {
+    key: string;
+    ctrlKey?: boolean;
+    metaKey?: boolean;
+    altKey?: boolean;
+    shiftKey?: boolean;
+  },
+  direction: Direction = 'ltr',
+): RowKeyAction | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  const step = event.shiftKey ? null : readingStep(event.key, direction);
+  if (step !== null) return step === 1 ? 'next-page' : 'previous-page';
   switch (event.key) {
     case 'ArrowDown':
     case 'j':

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { layoutDirection, type ReadingStep } from './arrowKeys';
 import { rowKeyAction, type RowSelection } from './rowSelection';
 
 const EDITABLE = 'input, select, textarea, [contenteditable="true"], [contenteditable=""]';
@@ -6,36 +7,46 @@ const EDITABLE = 'input, select, textarea, [contenteditable="true"], [contentedi
 /**
  * The list's keys. On a row: ↑/↓, j/k, Home/End move the row focus, Enter opens the focused
  * report, Space (Shift+Space for a range) selects it. Elsewhere on the screen, outside form
- * fields and dialogs, j/k and ↑/↓ bring the focus into the rows.
+ * fields and dialogs, j/k and ↑/↓ bring the focus into the rows. On a row or outside fields,
+ * buttons and links, ←/→ turn to the page drawn on that side of the pager (mirrored right to left).
  */
 export function useRowKeys(
   selection: RowSelection,
   tableBody: RefObject<HTMLTableSectionElement | null>,
   open: (id: string) => void,
+  /** Turns the page one step in reading order; false when there is no page that way. */
+  turnPage: (step: ReadingStep) => boolean,
 ) {
-  const latest = useRef({ selection, open });
+  const latest = useRef({ selection, open, turnPage });
   useEffect(() => {
-    latest.current = { selection, open };
+    latest.current = { selection, open, turnPage };
   });
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       if (event.defaultPrevented) return;
-      const action = rowKeyAction(event);
       const body = tableBody.current;
-      if (!action || !body) return;
+      if (!body) return;
+      const action = rowKeyAction(event, layoutDirection(body));
+      if (!action) return;
       const target = event.target instanceof Element ? event.target : null;
       if (target?.closest('[role="dialog"], [role="alertdialog"], dialog')) return;
       const rowElements = [...body.querySelectorAll<HTMLElement>('tr[data-row-index]')];
-      if (rowElements.length === 0) return;
-      const { selection: rows, open: openRow } = latest.current;
+      const turning = action === 'next-page' || action === 'previous-page';
+      if (rowElements.length === 0 && !turning) return;
+      const { selection: rows, open: openRow, turnPage } = latest.current;
       const onRow = target !== null && rowElements.includes(target as HTMLElement);
       const moving = action !== 'open' && action !== 'toggle' && action !== 'toggle-range';
       if (!onRow) {
-        // Off the rows only ↑/↓ and j/k, and never while typing or choosing in a field.
-        if (action !== 'next' && action !== 'previous') return;
+        // Off the rows only ↑/↓, j/k and ←/→, and never while typing or choosing in a field.
+        if (action !== 'next' && action !== 'previous' && !turning) return;
         if (target?.closest(EDITABLE) && !body.contains(target)) return;
         if (!event.key.match(/^[jk]$/) && target?.closest('button, a[href], summary')) return;
+      }
+      if (turning) {
+        // No page that way: the key keeps its own job (scrolling a table wider than the window).
+        if (turnPage(action === 'next-page' ? 1 : -1)) event.preventDefault();
+        return;
       }
       event.preventDefault();
       if (moving) {

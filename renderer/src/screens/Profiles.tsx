@@ -3,6 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ProfileView } from '../../../shared/contract';
 import type { AppError } from '../../../shared/errors';
+import { errorSentence } from '../../../shared/i18n/errorSentence';
+import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
 import { ErrorView } from '../components/ErrorView';
 import { ConfirmDialog, Modal, ModalFormActions } from '../components/Modal';
 import { ApiKeyField, BaseUrlField, ProfileNameField } from '../components/ProfileFields';
@@ -10,17 +12,18 @@ import { ProfileForm, baseUrlProblem } from '../components/ProfileForm';
 import { ScreenFallback } from '../components/ScreenFallback';
 import { useToasts } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
+import { fieldProblems } from '../lib/errorWords';
+import { useWords, type RendererWords } from '../lib/i18n';
 import { queryKeys, useProfiles } from '../lib/queries';
-import { API_KEY_REQUIRED, PROFILE_NAME_REQUIRED } from '../../../shared/profileRules';
 
-const STORAGE_LABELS: Record<ProfileView['keyStorage'], string> = {
-  keychain: 'System keychain',
-  session: 'This session only (forgotten when ReportDesk closes)',
-  none: 'No key stored',
+const STORAGE_LABELS: Record<ProfileView['keyStorage'], MessageId> = {
+  keychain: 'profiles.storage.keychain',
+  session: 'profiles.storage.session',
+  none: 'profiles.storage.none',
 };
 
-function keyHintText(profile: ProfileView): string {
-  return profile.keyHint ? `•••• ${profile.keyHint}` : 'No key';
+function keyHintText(words: RendererWords, profile: ProfileView): string {
+  return profile.keyHint ? words('profiles.key_hint', { hint: profile.keyHint }) : words('profiles.no_key');
 }
 
 type Dialog =
@@ -31,6 +34,7 @@ type Dialog =
   | null;
 
 export function ProfilesScreen() {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const profiles = useProfiles();
@@ -53,16 +57,16 @@ export function ProfilesScreen() {
   const activate = (profile: ProfileView) =>
     run(profile.id, async () => {
       client.setQueryData(queryKeys.profiles, await call('profiles:activate', { id: profile.id }));
-      toasts.show(`Switched to ${profile.name}.`);
+      toasts.show(words('profiles.switched', { name: profile.name }));
     });
 
   if (!profiles.isSuccess) {
     return (
       <ScreenFallback
         query={profiles}
-        loadingLabel="Loading profiles…"
+        loadingLabel={words('profiles.loading')}
         skeletonLines={4}
-        errorTitle="The profiles could not be loaded."
+        errorTitle={words('profiles.load_failed')}
       />
     );
   }
@@ -71,13 +75,13 @@ export function ProfilesScreen() {
   return (
     <section className="screen" aria-labelledby="profiles-title">
       <div className="screen-header">
-        <h1 id="profiles-title">Keys &amp; profiles</h1>
+        <h1 id="profiles-title">{words('nav.profiles')}</h1>
         <button type="button" className="button primary" onClick={() => setDialog({ kind: 'add' })}>
-          Add profile
+          {words('profiles.add')}
         </button>
       </div>
       {activeId === null && profiles.data.profiles.length > 0 && (
-        <p className="banner banner-inline">Choose the profile to work with: press “Use” on one of them.</p>
+        <p className="banner banner-inline">{words('profiles.choose_one')}</p>
       )}
       {error && <ErrorView error={error} hideProfileLinks />}
       <ul className="profile-list">
@@ -91,26 +95,32 @@ export function ProfilesScreen() {
             >
               <div className="profile-main">
                 <h2 className="profile-name">
-                  {profile.name}
-                  {active && <span className="badge badge-active">Active</span>}
-                  {profile.demo && <span className="badge badge-none">Demo</span>}
+                  <bdi>{profile.name}</bdi>
+                  {active && <span className="badge badge-active">{words('profiles.badge.active')}</span>}
+                  {profile.demo && <span className="badge badge-none">{words('profiles.badge.demo')}</span>}
                 </h2>
                 <dl className="profile-facts">
                   <div>
-                    <dt>Base URL</dt>
-                    <dd className="mono">{profile.baseUrl}</dd>
+                    <dt>{words('profile.field.base_url')}</dt>
+                    <dd className="mono" dir="ltr">
+                      {profile.baseUrl}
+                    </dd>
                   </div>
                   <div>
-                    <dt>API key</dt>
-                    <dd className="mono">{keyHintText(profile)}</dd>
+                    <dt>{words('profile.field.api_key')}</dt>
+                    <dd className="mono">{keyHintText(words, profile)}</dd>
                   </div>
                   <div>
-                    <dt>Stored in</dt>
-                    <dd>{STORAGE_LABELS[profile.keyStorage]}</dd>
+                    <dt>{words('profiles.stored_in')}</dt>
+                    <dd>{words(STORAGE_LABELS[profile.keyStorage])}</dd>
                   </div>
                 </dl>
               </div>
-              <div className="profile-actions" role="group" aria-label={`Actions for ${profile.name}`}>
+              <div
+                className="profile-actions"
+                role="group"
+                aria-label={words('profiles.actions_for', { name: profile.name })}
+              >
                 {!active && (
                   <button
                     type="button"
@@ -118,21 +128,21 @@ export function ProfilesScreen() {
                     disabled={busyId !== null}
                     onClick={() => void activate(profile)}
                   >
-                    Use
+                    {words('profiles.use')}
                   </button>
                 )}
                 <button type="button" className="button" onClick={() => setDialog({ kind: 'edit', profile })}>
-                  Rename
+                  {words('profiles.rename')}
                 </button>
                 <button type="button" className="button" onClick={() => setDialog({ kind: 'key', profile })}>
-                  Replace key
+                  {words('profiles.replace_key')}
                 </button>
                 <button
                   type="button"
                   className="button danger"
                   onClick={() => setDialog({ kind: 'remove', profile })}
                 >
-                  Remove
+                  {words('profiles.remove')}
                 </button>
               </div>
             </li>
@@ -142,17 +152,17 @@ export function ProfilesScreen() {
 
       {dialog?.kind === 'add' && (
         <Modal
-          title="Add a profile"
+          title={words('profiles.add_dialog.title')}
           onClose={() => setDialog(null)}
-          description="A profile is a Report Service address and an API key for it."
+          description={words('profile.what_it_is')}
         >
           <ProfileForm
-            submitLabel="Add profile"
+            submitLabel={words('profiles.add')}
             onCancel={() => setDialog(null)}
             onSaved={async (profile) => {
               setDialog(null);
               await client.invalidateQueries({ queryKey: queryKeys.profiles });
-              toasts.show(`Profile ${profile.name} was added.`);
+              toasts.show(words('profiles.added', { name: profile.name }));
             }}
           />
         </Modal>
@@ -184,17 +194,23 @@ function originOf(url: string): string | null {
 }
 
 function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const [name, setName] = useState(profile.name);
   const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
   const [apiKey, setApiKey] = useState('');
-  const nameProblem = name.trim() === '' ? PROFILE_NAME_REQUIRED : null;
-  const urlProblem = baseUrlProblem(baseUrl);
+  const nameProblem =
+    name.trim() === '' ? errorSentence(words, { code: 'field.profile_name_required' }) : null;
+  const urlWording = baseUrlProblem(baseUrl);
+  const urlProblem = urlWording ? errorSentence(words, urlWording) : null;
   // The stored key is never sent to another scheme, host or port: the core asks for it again.
   const newAddress = !urlProblem && originOf(baseUrl) !== originOf(profile.baseUrl);
   const [keyTouched, setKeyTouched] = useState(false);
-  const keyProblem = newAddress && keyTouched && apiKey.trim() === '' ? API_KEY_REQUIRED : null;
+  const keyProblem =
+    newAddress && keyTouched && apiKey.trim() === ''
+      ? errorSentence(words, { code: 'field.api_key_required' })
+      : null;
 
   const save = useMutation({
     mutationFn: async () => {
@@ -210,7 +226,7 @@ function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
       await client.invalidateQueries(newAddress ? undefined : { queryKey: queryKeys.profiles });
     },
     onSuccess: () => {
-      toasts.show('The profile was saved.');
+      toasts.show(words('profiles.saved'));
       onDone();
     },
   });
@@ -225,35 +241,37 @@ function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
 
   return (
     <Modal
-      title={`Rename ${profile.name}`}
+      title={words('profiles.rename_dialog.title', { name: profile.name })}
       onClose={onDone}
-      description="Change the name ReportDesk shows, or the address of the Report Service."
+      description={words('profiles.rename_dialog.description')}
     >
       <form className="form" onSubmit={onSubmit} noValidate>
         <ProfileNameField
           value={name}
           onChange={setName}
-          errors={nameProblem ? [nameProblem] : failure?.fieldErrors?.name}
+          errors={nameProblem ? [nameProblem] : fieldProblems(words, failure, 'name')}
           data-autofocus
         />
         <BaseUrlField
           value={baseUrl}
           onChange={setBaseUrl}
-          errors={urlProblem ? [urlProblem] : failure?.fieldErrors?.baseUrl}
+          errors={urlProblem ? [urlProblem] : fieldProblems(words, failure, 'baseUrl')}
         />
         {newAddress && (
           <ApiKeyField
-            label="API key for the new address"
+            label={words('profiles.rename_dialog.new_key')}
             value={apiKey}
             onChange={setApiKey}
-            errors={keyProblem ? [keyProblem] : failure?.fieldErrors?.apiKey}
-            hint="The stored key is only sent to the address it was checked with. Enter the key for the new address; it is tested there before anything is saved."
+            errors={keyProblem ? [keyProblem] : fieldProblems(words, failure, 'apiKey')}
+            hint={words('profiles.rename_dialog.new_key.hint')}
           />
         )}
         {failure && <ErrorView error={failure} hideProfileLinks />}
         <ModalFormActions
           onCancel={onDone}
-          submitLabel={save.isPending ? (newAddress ? 'Testing the key…' : 'Saving…') : 'Save'}
+          submitLabel={words(
+            save.isPending ? (newAddress ? 'profiles.testing_key' : 'privacy_form.saving') : 'profiles.save',
+          )}
           disabled={save.isPending || !!nameProblem || !!urlProblem}
         />
       </form>
@@ -262,11 +280,12 @@ function EditProfileDialog({ profile, onDone }: ProfileDialogProps) {
 }
 
 function ReplaceKeyDialog({ profile, onDone }: ProfileDialogProps) {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const [apiKey, setApiKey] = useState('');
   const [touched, setTouched] = useState(false);
-  const keyProblem = touched && apiKey.trim() === '' ? 'Enter the new API key.' : null;
+  const keyProblem = touched && apiKey.trim() === '' ? words('profiles.replace_key_dialog.required') : null;
 
   const replace = useMutation({
     mutationFn: async (sessionOnly: boolean) => {
@@ -276,7 +295,7 @@ function ReplaceKeyDialog({ profile, onDone }: ProfileDialogProps) {
       await client.invalidateQueries();
     },
     onSuccess: () => {
-      toasts.show(`The key of ${profile.name} was replaced.`);
+      toasts.show(words('profiles.key_replaced', { name: profile.name }));
       onDone();
     },
   });
@@ -291,9 +310,9 @@ function ReplaceKeyDialog({ profile, onDone }: ProfileDialogProps) {
 
   return (
     <Modal
-      title={`Replace the key of ${profile.name}`}
+      title={words('profiles.replace_key_dialog.title', { name: profile.name })}
       onClose={onDone}
-      description={`The new key is tested against ${profile.baseUrl} before it is saved. The old key stays if the test fails.`}
+      description={words('profiles.replace_key_dialog.description', { url: profile.baseUrl })}
     >
       <form
         className="form"
@@ -304,16 +323,16 @@ function ReplaceKeyDialog({ profile, onDone }: ProfileDialogProps) {
         noValidate
       >
         <ApiKeyField
-          label="New API key"
+          label={words('profiles.replace_key_dialog.field')}
           value={apiKey}
           onChange={setApiKey}
-          errors={keyProblem ? [keyProblem] : failure?.fieldErrors?.apiKey}
+          errors={keyProblem ? [keyProblem] : fieldProblems(words, failure, 'apiKey')}
           data-autofocus
         />
         {failure && <ErrorView error={failure} hideProfileLinks onSessionOnly={() => save(true)} />}
         <ModalFormActions
           onCancel={onDone}
-          submitLabel={replace.isPending ? 'Testing the key…' : 'Test and save'}
+          submitLabel={words(replace.isPending ? 'profiles.testing_key' : 'profiles.test_and_save')}
           disabled={replace.isPending}
         />
       </form>
@@ -322,6 +341,7 @@ function ReplaceKeyDialog({ profile, onDone }: ProfileDialogProps) {
 }
 
 function RemoveProfileDialog({ profile, onDone }: ProfileDialogProps) {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const remove = useMutation({
@@ -329,22 +349,24 @@ function RemoveProfileDialog({ profile, onDone }: ProfileDialogProps) {
     onSuccess: (state) => {
       client.setQueryData(queryKeys.profiles, state);
       client.removeQueries({ predicate: (q) => q.queryKey[1] === profile.id });
-      toasts.show(`Profile ${profile.name} was removed.`);
+      toasts.show(words('profiles.removed', { name: profile.name }));
       onDone();
     },
   });
 
   return (
     <ConfirmDialog
-      title={`Remove ${profile.name}?`}
-      confirmLabel="Remove profile"
+      title={words('profiles.remove_dialog.title', { name: profile.name })}
+      confirmLabel={words('profiles.remove_dialog.confirm')}
       action={remove}
       onCancel={onDone}
       hideProfileLinks
     >
       <p>
-        This deletes the key from the keychain and the cached data of <strong>{profile.name}</strong> (
-        {profile.baseUrl}). The reports on the Report Service are not touched.
+        {words.rich('profiles.remove_dialog.body', {
+          name: <strong dir="auto">{profile.name}</strong>,
+          url: profile.baseUrl,
+        })}
       </p>
     </ConfirmDialog>
   );

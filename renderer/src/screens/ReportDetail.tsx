@@ -11,7 +11,9 @@ import { ReportFallback } from '../components/ReportFallback';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { useReportVisibleSource, useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
-import { ageOf } from '../lib/format';
+import { errorText } from '../lib/errorWords';
+import { timeAgo } from '../lib/format';
+import { useWords } from '../lib/i18n';
 import { applyReportDeleted, useReport } from '../lib/queries';
 import { navigate } from '../lib/router';
 import { useMarkSeenOnOpen } from '../lib/offlineQueries';
@@ -28,6 +30,7 @@ export function otherFields(report: Report): Record<string, unknown> {
 }
 
 export function ReportDetail({ profileId, id }: { profileId: string; id: string }) {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const query = useReport(profileId, id);
@@ -42,12 +45,12 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
       setConfirming(false);
       navigate('/reports');
       applyReportDeleted(client, profileId, id);
-      toasts.show(`Report ${id} was deleted.`);
+      toasts.show(words('report.deleted', { id }));
     },
   });
 
   if (!query.isSuccess) {
-    return <ReportFallback query={query} id={id} label="Report" skeletonLines={6} />;
+    return <ReportFallback query={query} id={id} label={words('report.screen')} skeletonLines={6} />;
   }
 
   const { report, source, fetchedAt } = query.data;
@@ -56,21 +59,18 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
   async function copyUrl() {
     try {
       await navigator.clipboard.writeText(report.url);
-      toasts.show('The URL was copied.');
+      toasts.show(words('report.url_copied'));
     } catch {
-      toasts.show(
-        'The URL could not be copied: the clipboard is not available. Select the URL and copy it.',
-        'error',
-      );
+      toasts.show(words('report.url_not_copied'), 'error');
     }
   }
 
   async function copyLink() {
     try {
       await navigator.clipboard.writeText(reportLink(report.id, profileId));
-      toasts.show('A link to this report was copied. It opens in ReportDesk, in this profile.');
+      toasts.show(words('report.link_copied'));
     } catch {
-      toasts.show('The link could not be copied: the clipboard is not available.', 'error');
+      toasts.show(words('report.link_not_copied'), 'error');
     }
   }
 
@@ -78,13 +78,9 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
     try {
       const { opened } = await call('shell:openExternal', { url: report.url });
       // The browser preview has no way to start the user's browser: say so instead of nothing.
-      toasts.show(
-        opened
-          ? 'The report’s URL was opened in your browser.'
-          : 'This window cannot open your browser. Use Copy URL and paste it into your browser.',
-      );
+      toasts.show(words(opened ? 'report.opened_in_browser' : 'report.cannot_open_browser'));
     } catch (thrown) {
-      toasts.show(errorOf(thrown).message, 'error');
+      toasts.show(errorText(words, errorOf(thrown)), 'error');
     }
   }
 
@@ -93,27 +89,29 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
       <BackToReports />
       <div className="screen-header">
         <div>
+          {/* The URL left to right inside a heading that keeps the page's alignment (issue 28). */}
           <h1 id="report-title" className="report-url">
-            {report.url}
+            <bdi dir="ltr">{report.url}</bdi>
           </h1>
           <p className="muted">
-            Report {report.id}
-            {source === 'cache' && <> · from the offline copy, saved {ageOf(fetchedAt)} ago</>}
+            {source === 'cache'
+              ? words('report.subtitle_from_copy', { id: report.id, ago: timeAgo(words, fetchedAt) })
+              : words('report.title', { id: report.id })}
           </p>
         </div>
       </div>
-      <div className="action-row" role="group" aria-label="Report actions">
+      <div className="action-row" role="group" aria-label={words('report.actions')}>
         <button type="button" className="button" onClick={() => void copyUrl()}>
-          Copy URL
+          {words('report.copy_url')}
         </button>
         <button type="button" className="button" onClick={() => void copyLink()}>
-          Copy link
+          {words('report.copy_link')}
         </button>
         <button type="button" className="button" onClick={() => void openInBrowser()}>
-          Open in browser
+          {words('report.open_in_browser')}
         </button>
         <WriteActionButton className="button" onClick={() => navigate(`/reports/${report.id}/privacy`)}>
-          Edit privacy
+          {words('privacy_form.heading')}
         </WriteActionButton>
         <WriteActionButton
           className="button danger"
@@ -122,42 +120,42 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
             setConfirming(true);
           }}
         >
-          Delete
+          {words('report.delete')}
         </WriteActionButton>
       </div>
       {writeBlock && <p className="muted write-block">{writeBlock}</p>}
 
       <div className="card">
         <dl className="fields">
-          <FieldRow label="Result">
+          <FieldRow label={words('report.field.result')}>
             <ResultBadge result={report.result} />
           </FieldRow>
-          <FieldRow label="Privacy">
+          <FieldRow label={words('report.field.privacy')}>
             <PrivacyBadge privacy={report.privacy} />
           </FieldRow>
-          <FieldRow label="Generated">
+          <FieldRow label={words('report.field.generated')}>
             <DateText value={report.generated_at} />
           </FieldRow>
-          <FieldRow label="Project">
+          <FieldRow label={words('report.field.project')}>
             {report.project === null || report.project === undefined ? (
-              <span className="muted">None</span>
+              <span className="muted">{words('field.none')}</span>
             ) : (
-              String(report.project)
+              <bdi>{String(report.project)}</bdi>
             )}
           </FieldRow>
-          <FieldRow label="URL" valueClassName="field-text">
-            {report.url}
+          <FieldRow label={words('report.field.url')} valueClassName="field-text">
+            <bdi dir="ltr">{report.url}</bdi>
           </FieldRow>
-          <FieldRow label="ID" valueClassName="id-cell">
+          <FieldRow label={words('report.field.id')} valueClassName="id-cell">
             {report.id}
           </FieldRow>
         </dl>
       </div>
 
-      <h2 className="section-title">More from the service</h2>
-      <div className="card" aria-label="Other fields">
+      <h2 className="section-title">{words('report.more_fields')}</h2>
+      <div className="card" aria-label={words('report.other_fields')}>
         {Object.keys(extra).length === 0 ? (
-          <p className="muted">The service sent no other fields.</p>
+          <p className="muted">{words('report.no_other_fields')}</p>
         ) : (
           <FieldTable fields={extra} />
         )}
@@ -165,14 +163,19 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
 
       {confirming && (
         <ConfirmDialog
-          title="Delete this report?"
-          confirmLabel="Delete report"
+          title={words('report.delete_dialog.title')}
+          confirmLabel={words('report.delete_dialog.confirm')}
           action={remove}
           onCancel={() => setConfirming(false)}
         >
           <p>
-            The report for <strong className="break">{report.url}</strong> will be deleted from the Report
-            Service. This cannot be undone.
+            {words.rich('report.delete_dialog.body', {
+              url: (
+                <strong className="break" dir="ltr">
+                  {report.url}
+                </strong>
+              ),
+            })}
           </p>
         </ConfirmDialog>
       )}

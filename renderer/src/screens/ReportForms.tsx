@@ -1,7 +1,8 @@
 /** Create a report, and change a report's privacy: forms with inline, per-field errors. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type ComponentProps, type FormEvent } from 'react';
-import type { AppError } from '../../../shared/errors';
+import type { AppError, Wording } from '../../../shared/errors';
+import { errorSentence } from '../../../shared/i18n/errorSentence';
 import {
   reportPasswordProblem,
   reportUrlProblem,
@@ -11,40 +12,56 @@ import {
 import { BackLink, BackToReports } from '../components/BackLink';
 import { PrivacyChoice } from '../components/PrivacyChoice';
 import { ErrorView } from '../components/ErrorView';
-import { TextField } from '../components/FormField';
+import { FieldErrors, TextField } from '../components/FormField';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { ReportFallback } from '../components/ReportFallback';
 import { useInvalidSubmitFocus } from '../lib/announce';
 import { useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
+import { fieldProblems } from '../lib/errorWords';
+import { useWords, type RendererWords } from '../lib/i18n';
 import { applyReportSaved, useReport } from '../lib/queries';
 import { navigate } from '../lib/router';
 
-/** The service's (or the core's) field errors, and the error itself when no field explains it. */
-function splitError(error: AppError | null, fields: readonly string[]) {
+/** The service's (or the core's) field errors in words, and the error itself when no field explains it. */
+function splitError(words: RendererWords, error: AppError | null, fields: readonly string[]) {
   const byField: Record<string, string[]> = {};
   let unexplained = error !== null;
-  if (error?.fieldErrors) {
-    for (const [key, messages] of Object.entries(error.fieldErrors)) {
-      const field = key.replace(/^changes\./, '');
-      if (fields.includes(field)) {
-        byField[field] = messages;
-        unexplained = false;
-      }
+  const keys = new Set([
+    ...Object.keys(error?.fieldErrors ?? {}),
+    ...Object.keys(error?.fieldWordings ?? {}),
+  ]);
+  for (const key of keys) {
+    const field = key.replace(/^changes\./, '');
+    const messages = fieldProblems(words, error, key);
+    if (fields.includes(field) && messages.length > 0) {
+      byField[field] = messages;
+      unexplained = false;
     }
   }
   return { byField, general: unexplained ? error : null };
 }
 
 /** What a field shows: the problem found here first, then what the service said about it. */
-function fieldErrors(localProblem: string | null, fromService: string[] | undefined): string[] {
-  return [...(localProblem ? [localProblem] : []), ...(fromService ?? [])];
+function fieldErrors(
+  words: RendererWords,
+  localProblem: Wording | null,
+  fromService: string[] | undefined,
+): string[] {
+  return [...(localProblem ? [errorSentence(words, localProblem)] : []), ...(fromService ?? [])];
 }
 
 /** Only for password-protected reports; the service keeps it, ReportDesk never does. */
 function ReportPasswordField(props: Omit<ComponentProps<typeof TextField>, 'label' | 'type'>) {
+  const words = useWords();
   return (
-    <TextField {...props} label="Report password" type="password" autoComplete="new-password" required />
+    <TextField
+      {...props}
+      label={words('report.field.password')}
+      type="password"
+      autoComplete="new-password"
+      required
+    />
   );
 }
 
@@ -57,13 +74,14 @@ function ResultsChoice({
   onChange: (v: 0 | 1) => void;
   errors?: string[];
 }) {
+  const words = useWords();
   const hintId = useId();
   const errorId = useId();
   const invalid = !!errors && errors.length > 0;
   const describedBy = invalid ? `${hintId} ${errorId}` : hintId;
   return (
     <fieldset className="form-field" aria-describedby={describedBy}>
-      <legend>Results visible</legend>
+      <legend>{words('privacy_form.results')}</legend>
       {([1, 0] as const).map((v) => (
         <label key={v} className="radio">
           <input
@@ -74,17 +92,13 @@ function ResultsChoice({
             aria-invalid={invalid || undefined}
             aria-describedby={describedBy}
           />{' '}
-          {v === 1 ? 'Yes' : 'No'}
+          {words(v === 1 ? 'field.yes' : 'field.no')}
         </label>
       ))}
       <p className="field-hint" id={hintId}>
-        Sent as the update’s “results” flag — the service decides what this changes.
+        {words('privacy_form.results.hint')}
       </p>
-      {invalid && (
-        <p className="field-error" id={errorId}>
-          {errors.join(' ')}
-        </p>
-      )}
+      {invalid && <FieldErrors id={errorId} errors={errors} />}
     </fieldset>
   );
 }
@@ -114,6 +128,7 @@ function ReportFormFooter({
   pendingLabel: string;
   cancelHref: string;
 }) {
+  const words = useWords();
   return (
     <>
       {unexplainedError && <ErrorView error={unexplainedError} onRetry={() => action.mutate()} />}
@@ -122,7 +137,7 @@ function ReportFormFooter({
           {action.isPending ? pendingLabel : submitLabel}
         </WriteActionButton>
         <a className="button" href={cancelHref}>
-          Cancel
+          {words('dialog.cancel')}
         </a>
       </div>
     </>
@@ -161,6 +176,7 @@ function useReportSubmit(send: () => Promise<Report>, onSaved: (report: Report) 
 }
 
 export function CreateReport({ profileId }: { profileId: string }) {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const writeBlock = useWriteBlockReason();
@@ -176,14 +192,14 @@ export function CreateReport({ profileId }: { profileId: string }) {
       ),
     (report) => {
       applyReportSaved(client, profileId, report);
-      toasts.show('The report was created.');
+      toasts.show(words('create.done'));
       navigate(`/reports/${report.id}`);
     },
   );
 
   const urlProblem = urlTouched || submitted ? reportUrlProblem(url) : null;
   const pwProblem = submitted ? reportPasswordProblem(privacy, password) : null;
-  const { byField, general } = splitError(serviceError, ['url', 'privacy', 'password']);
+  const { byField, general } = splitError(words, serviceError, ['url', 'privacy', 'password']);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) =>
     submit(event, !writeBlock && !reportUrlProblem(url) && !reportPasswordProblem(privacy, password));
@@ -198,16 +214,16 @@ export function CreateReport({ profileId }: { profileId: string }) {
   return (
     <section className="screen screen-form" aria-labelledby="create-title">
       <BackToReports />
-      <h1 id="create-title">New report</h1>
+      <h1 id="create-title">{words('create.heading')}</h1>
       <WriteBlockNote reason={writeBlock} />
-      <form className="form card" onSubmit={onSubmit} noValidate aria-label="New report">
+      <form className="form card" onSubmit={onSubmit} noValidate aria-label={words('create.heading')}>
         <TextField
-          label="URL to analyse"
-          errors={fieldErrors(urlProblem, byField.url)}
-          hint="A full address starting with https:// or http://."
+          label={words('create.url')}
+          errors={fieldErrors(words, urlProblem, byField.url)}
+          hint={words('create.url.hint')}
           type="url"
           value={url}
-          placeholder="https://example.com/page"
+          placeholder={words('create.url.placeholder')}
           spellCheck={false}
           onChange={(value) => {
             setUrl(value);
@@ -226,8 +242,8 @@ export function CreateReport({ profileId }: { profileId: string }) {
         {privacy === 2 && (
           <ReportPasswordField
             value={password}
-            errors={fieldErrors(pwProblem, byField.password)}
-            hint="People need it to open the report. ReportDesk does not keep it."
+            errors={fieldErrors(words, pwProblem, byField.password)}
+            hint={words('create.password.hint')}
             onChange={(value) => {
               setPassword(value);
               clearServiceField('password');
@@ -237,8 +253,8 @@ export function CreateReport({ profileId }: { profileId: string }) {
         <ReportFormFooter
           action={saving}
           unexplainedError={general}
-          submitLabel="Create report"
-          pendingLabel="Creating…"
+          submitLabel={words('create.submit')}
+          pendingLabel={words('create.creating')}
           cancelHref="#/reports"
         />
       </form>
@@ -253,13 +269,14 @@ function initialResultsFlag(report: Report): 0 | 1 {
 }
 
 export function PrivacyEdit({ profileId, id }: { profileId: string; id: string }) {
+  const words = useWords();
   const query = useReport(profileId, id);
   if (!query.isSuccess) {
     return (
       <ReportFallback
         query={query}
         id={id}
-        label="Edit privacy"
+        label={words('privacy_form.heading')}
         skeletonLines={5}
         backLinkWhileLoading={false}
       />
@@ -269,6 +286,7 @@ export function PrivacyEdit({ profileId, id }: { profileId: string; id: string }
 }
 
 export function PrivacyForm({ profileId, report }: { profileId: string; report: Report }) {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const writeBlock = useWriteBlockReason();
@@ -283,30 +301,32 @@ export function PrivacyForm({ profileId, report }: { profileId: string; report: 
       }),
     (updated) => {
       applyReportSaved(client, profileId, updated);
-      toasts.show('The privacy was changed.');
+      toasts.show(words('privacy_form.done'));
       navigate(`/reports/${updated.id}`);
     },
   );
 
   const pwProblem = submitted ? reportPasswordProblem(privacy, password) : null;
-  const { byField, general } = splitError(serviceError, ['privacy', 'password', 'results']);
+  const { byField, general } = splitError(words, serviceError, ['privacy', 'password', 'results']);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) =>
     submit(event, !writeBlock && !reportPasswordProblem(privacy, password));
 
   return (
     <section className="screen screen-form" aria-labelledby="privacy-title">
-      <BackLink href={`#/reports/${report.id}`} label={`Report ${report.id}`} />
-      <h1 id="privacy-title">Edit privacy</h1>
-      <p className="muted break">{report.url}</p>
+      <BackLink href={`#/reports/${report.id}`} label={words('report.title', { id: report.id })} />
+      <h1 id="privacy-title">{words('privacy_form.heading')}</h1>
+      <p className="muted break" dir="ltr">
+        {report.url}
+      </p>
       <WriteBlockNote reason={writeBlock} />
-      <form className="form card" onSubmit={onSubmit} noValidate aria-label="Edit privacy">
+      <form className="form card" onSubmit={onSubmit} noValidate aria-label={words('privacy_form.heading')}>
         <PrivacyChoice value={privacy} onChange={setPrivacy} errors={byField.privacy} />
         {privacy === 2 && (
           <ReportPasswordField
             value={password}
-            errors={fieldErrors(pwProblem, byField.password)}
-            hint="Sets the password people need to open the report. ReportDesk does not keep it."
+            errors={fieldErrors(words, pwProblem, byField.password)}
+            hint={words('privacy_form.password.hint')}
             onChange={setPassword}
           />
         )}
@@ -314,8 +334,8 @@ export function PrivacyForm({ profileId, report }: { profileId: string; report: 
         <ReportFormFooter
           action={saving}
           unexplainedError={general}
-          submitLabel="Save privacy"
-          pendingLabel="Saving…"
+          submitLabel={words('privacy_form.submit')}
+          pendingLabel={words('privacy_form.saving')}
           cancelHref={`#/reports/${report.id}`}
         />
       </form>

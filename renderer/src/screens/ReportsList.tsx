@@ -7,8 +7,7 @@ import {
   type ReportResult,
   type SortBy,
 } from '../../../shared/model';
-import { RESULT_LABELS } from '../components/Badges';
-import { ChangesPanel } from '../components/ChangesPanel';
+import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
 import { ErrorView } from '../components/ErrorView';
 import { Pagination } from '../components/Pagination';
 import { ReportRow, useRowActions } from '../components/ReportRow';
@@ -16,14 +15,24 @@ import { PageCheckbox, SelectionBar } from '../components/SelectionControls';
 import { LoadingStatus, SkeletonRows } from '../components/Skeleton';
 import { ToolbarSelect, type SelectOption } from '../components/ToolbarSelect';
 import { WriteActionButton } from '../components/WriteActionButton';
-import { BulkActions, ExportDialog, LazyPart, OnceNeeded, OpenLinkDialog } from '../lazyParts';
-import { OverviewPanel } from '../components/OverviewPanel';
+import {
+  BulkActions,
+  ChangesPanel,
+  ExportDialog,
+  LazyPart,
+  OnceNeeded,
+  OpenLinkDialog,
+  OverviewPanel,
+} from '../lazyParts';
 import { useReportVisibleSource } from '../lib/appState';
-import { ageOf } from '../lib/format';
+import { exactTime, timeAgo } from '../lib/format';
+import { useWords, type RendererWords } from '../lib/i18n';
+import { RESULT_LABELS } from '../lib/reportWords';
 import {
   activeFilters,
   changeListState,
   clearFilters,
+  hasNextPage,
   loadListState,
   listStateToQuery,
   saveListState,
@@ -37,35 +46,39 @@ import { useNewMarks } from '../lib/offlineQueries';
 import { useProjects, useReports } from '../lib/queries';
 import { navigate } from '../lib/router';
 
-const RESULT_OPTIONS: SelectOption<ReportResult | ''>[] = [
-  { value: '', label: 'Any' },
+/** A drop-down's choices as message ids; worded when drawn. */
+type Choices<V extends string | number> = { value: V; label: MessageId }[];
+
+const RESULT_OPTIONS: Choices<ReportResult | ''> = [
+  { value: '', label: 'reports.filter.any' },
   ...REPORT_RESULTS.map((r) => ({ value: r, label: RESULT_LABELS[r] })),
 ];
-const SORT_OPTIONS: SelectOption<SortBy>[] = [
-  { value: 'id', label: 'Date created (id)' },
-  { value: 'generated_at', label: 'Date generated' },
-  { value: 'url', label: 'URL' },
-  { value: 'result', label: 'Result' },
+const SORT_OPTIONS: Choices<SortBy> = [
+  { value: 'id', label: 'reports.sort.id' },
+  { value: 'generated_at', label: 'reports.sort.generated_at' },
+  { value: 'url', label: 'report.field.url' },
+  { value: 'result', label: 'report.field.result' },
 ];
-const DIRECTION_OPTIONS: SelectOption<'asc' | 'desc'>[] = [
-  { value: 'desc', label: 'Descending' },
-  { value: 'asc', label: 'Ascending' },
+const DIRECTION_OPTIONS: Choices<'asc' | 'desc'> = [
+  { value: 'desc', label: 'reports.sort.descending' },
+  { value: 'asc', label: 'reports.sort.ascending' },
 ];
-const PER_PAGE_OPTIONS: SelectOption<PerPage>[] = PER_PAGE_VALUES.map((n) => ({
-  value: n,
-  label: String(n),
-}));
 
-const COLUMNS: { key: SortBy | 'privacy' | 'project'; label: string; sortable: boolean }[] = [
-  { key: 'id', label: 'ID', sortable: true },
-  { key: 'url', label: 'URL', sortable: true },
-  { key: 'result', label: 'Result', sortable: true },
-  { key: 'privacy', label: 'Privacy', sortable: false },
-  { key: 'project', label: 'Project', sortable: false },
-  { key: 'generated_at', label: 'Generated', sortable: true },
+function worded<V extends string | number>(words: RendererWords, choices: Choices<V>): SelectOption<V>[] {
+  return choices.map(({ value, label }) => ({ value, label: words(label) }));
+}
+
+const COLUMNS: { key: SortBy | 'privacy' | 'project'; label: MessageId; sortable: boolean }[] = [
+  { key: 'id', label: 'report.field.id', sortable: true },
+  { key: 'url', label: 'report.field.url', sortable: true },
+  { key: 'result', label: 'report.field.result', sortable: true },
+  { key: 'privacy', label: 'report.field.privacy', sortable: false },
+  { key: 'project', label: 'report.field.project', sortable: false },
+  { key: 'generated_at', label: 'report.field.generated', sortable: true },
 ];
 
 export function ReportsList({ profileId }: { profileId: string }) {
+  const words = useWords();
   const [state, setState] = useState<ListState>(() => loadListState(profileId));
   const update = (change: Partial<ListState>) => setState((current) => changeListState(current, change));
   useEffect(() => saveListState(profileId, state), [profileId, state]);
@@ -83,14 +96,30 @@ export function ReportsList({ profileId }: { profileId: string }) {
   if (lastPage !== null && lastPage >= 1 && state.page > lastPage) setState({ ...state, page: lastPage });
 
   const page = reports.data;
-  const filters = activeFilters(state);
+  const filters = activeFilters(words, state);
+  const perPageOptions: SelectOption<PerPage>[] = PER_PAGE_VALUES.map((n) => ({
+    value: n,
+    label: words.intl.formatNumber(n),
+  }));
   const [dialog, setDialog] = useState<'export' | 'open-link' | null>(null);
   const query = listStateToQuery(state);
   const rowIds = (page?.reports ?? []).map((report) => report.id);
   const newIds = useNewMarks(profileId, rowIds);
   const selection = useRowSelection(rowIds, JSON.stringify(listStateToQuery(state)));
   const tableBody = useRef<HTMLTableSectionElement>(null);
-  useRowKeys(selection, tableBody, (id) => navigate(`/reports/${id}`));
+  useRowKeys(
+    selection,
+    tableBody,
+    (id) => navigate(`/reports/${id}`),
+    (step) => {
+      const next = state.page + step;
+      const shown = page?.reports.length ?? 0;
+      if (!page || next < 1) return false;
+      if (step > 0 && !hasNextPage(state.page, state.perPage, page.lastPage, shown)) return false;
+      update({ page: next });
+      return true;
+    },
+  );
   const rowActions = useRowActions(selection);
 
   function sortByColumn(key: SortBy) {
@@ -101,37 +130,39 @@ export function ReportsList({ profileId }: { profileId: string }) {
   return (
     <section className="screen screen-list" aria-labelledby="reports-title">
       <div className="screen-header">
-        <h1 id="reports-title">Reports</h1>
+        <h1 id="reports-title">{words('nav.reports')}</h1>
         <div className="screen-actions">
           {page?.source === 'cache' && (
-            <span className="source-note" title={new Date(page.fetchedAt).toLocaleString()}>
-              From the offline copy, saved {ageOf(page.fetchedAt)} ago
+            <span className="source-note" title={exactTime(words, page.fetchedAt)}>
+              {words('source.offline_copy', { ago: timeAgo(words, page.fetchedAt) })}
             </span>
           )}
           <button type="button" className="button" onClick={() => setDialog('open-link')}>
-            Open link…
+            {words('reports.open_link')}
           </button>
           <button type="button" className="button" onClick={() => setDialog('export')} disabled={!page}>
-            Export…
+            {words('reports.export')}
           </button>
           <WriteActionButton
             className="button primary"
-            title="New report (Ctrl+N)"
+            title={words('reports.new_report.title', { keys: words('keys.ctrl_plus', { key: 'N' }) })}
             onClick={() => navigate('/reports/new')}
           >
-            New report
+            {words('nav.new_report')}
           </WriteActionButton>
         </div>
       </div>
 
       <div className="toolbar" role="search">
         <div className="toolbar-field grow">
-          <label htmlFor={SEARCH_INPUT_ID}>Search URL</label>
+          <label htmlFor={SEARCH_INPUT_ID}>{words('reports.search')}</label>
           <input
             id={SEARCH_INPUT_ID}
             type="search"
+            // What is typed keeps its own direction (a URL left to right); empty, the page's.
+            dir={searchText === '' ? undefined : 'auto'}
             value={searchText}
-            placeholder="Search by URL (Ctrl+F)"
+            placeholder={words('reports.search.placeholder', { keys: words('keys.ctrl_plus', { key: 'F' }) })}
             onChange={(e) => setSearchText(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter') update({ search: searchText });
@@ -141,19 +172,20 @@ export function ReportsList({ profileId }: { profileId: string }) {
         </div>
         <ToolbarSelect
           id="filter-result"
-          label="Result"
+          label={words('report.field.result')}
           value={state.result ?? ''}
-          options={RESULT_OPTIONS}
+          options={worded(words, RESULT_OPTIONS)}
           onChange={(result) => update({ result: result === '' ? null : result })}
         />
         <div className="toolbar-field">
-          <label htmlFor="filter-project">Project</label>
+          <label htmlFor="filter-project">{words('report.field.project')}</label>
           <input
             id="filter-project"
             type="text"
+            dir={projectText === '' ? undefined : 'auto'}
             list="project-suggestions"
             value={projectText}
-            placeholder="Any project"
+            placeholder={words('reports.filter.any_project')}
             onChange={(e) => setProjectText(e.target.value)}
             // The cache learns projects as pages arrive: refresh the suggestions on entry.
             onFocus={() => void projects.refetch()}
@@ -169,32 +201,34 @@ export function ReportsList({ profileId }: { profileId: string }) {
         </div>
         <ToolbarSelect
           id="sort-by"
-          label="Sort by"
+          label={words('reports.sort_by')}
           value={state.sortBy}
-          options={SORT_OPTIONS}
+          options={worded(words, SORT_OPTIONS)}
           onChange={(sortBy) => update({ sortBy })}
         />
         <ToolbarSelect
           id="sort-direction"
-          label="Order"
+          label={words('reports.order')}
           value={state.sort}
-          options={DIRECTION_OPTIONS}
+          options={worded(words, DIRECTION_OPTIONS)}
           onChange={(sort) => update({ sort })}
         />
         <ToolbarSelect
           id="per-page"
-          label="Per page"
+          label={words('reports.per_page')}
           value={state.perPage}
-          options={PER_PAGE_OPTIONS}
+          options={perPageOptions}
           onChange={(perPage) => update({ perPage })}
         />
       </div>
 
-      <ChangesPanel profileId={profileId} />
-      <OverviewPanel
-        profileId={profileId}
-        filters={{ search: query.search, project: query.project, result: query.result }}
-      />
+      <LazyPart>
+        <ChangesPanel profileId={profileId} />
+        <OverviewPanel
+          profileId={profileId}
+          filters={{ search: query.search, project: query.project, result: query.result }}
+        />
+      </LazyPart>
 
       <SelectionBar selection={selection} />
       <OnceNeeded when={selection.selectedIds.length > 0}>
@@ -220,7 +254,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
       {reports.isError && !page ? (
         <ErrorView
           error={reports.error}
-          title="The reports could not be loaded."
+          title={words('reports.load_failed')}
           onRetry={() => void reports.refetch()}
         />
       ) : (
@@ -228,12 +262,12 @@ export function ReportsList({ profileId }: { profileId: string }) {
           {reports.isError && page && (
             <ErrorView
               error={reports.error}
-              title="The list could not be refreshed."
+              title={words('reports.refresh_failed')}
               onRetry={() => void reports.refetch()}
             />
           )}
           <div className="table-wrap">
-            <table className="table" aria-busy={reports.isPending} aria-label="Reports">
+            <table className="table" aria-busy={reports.isPending} aria-label={words('nav.reports')}>
               <thead>
                 <tr>
                   <th scope="col" className="select-cell">
@@ -253,13 +287,13 @@ export function ReportsList({ profileId }: { profileId: string }) {
                             className="th-button"
                             onClick={() => sortByColumn(col.key as SortBy)}
                           >
-                            {col.label}
+                            {words(col.label)}
                             <span className="sort-mark" aria-hidden="true">
                               {sorted ? (state.sort === 'asc' ? '▲' : '▼') : ''}
                             </span>
                           </button>
                         ) : (
-                          col.label
+                          words(col.label)
                         )}
                       </th>
                     );
@@ -284,32 +318,34 @@ export function ReportsList({ profileId }: { profileId: string }) {
                 ))}
               </tbody>
             </table>
-            {reports.isPending && <LoadingStatus label="Loading reports…" />}
+            {reports.isPending && <LoadingStatus label={words('reports.loading')} />}
             {/* No live region here: the pager's "No reports on this page" already says it once. */}
             {page && page.reports.length === 0 && (
               <div className="empty-state">
                 {filters.length > 0 ? (
                   <>
                     <p>
-                      No reports match: {filters.join(', ')}
-                      {state.page > 1 ? ` on page ${state.page}` : ''}.
+                      {words(state.page > 1 ? 'reports.empty.no_match_on_page' : 'reports.empty.no_match', {
+                        filters: words.intl.formatList(filters, { type: 'unit', style: 'short' }),
+                        page: state.page,
+                      })}
                     </p>
                     <button type="button" className="button" onClick={() => setState(clearFilters(state))}>
-                      Clear filters
+                      {words('reports.empty.clear_filters')}
                     </button>
                   </>
                 ) : state.page > 1 ? (
                   <>
-                    <p>Page {state.page} is empty.</p>
+                    <p>{words('reports.empty.page', { page: state.page })}</p>
                     <button type="button" className="button" onClick={() => update({ page: 1 })}>
-                      Go to the first page
+                      {words('reports.empty.first_page')}
                     </button>
                   </>
                 ) : (
                   <>
-                    <p>There are no reports yet.</p>
+                    <p>{words('reports.empty.none')}</p>
                     <WriteActionButton className="button primary" onClick={() => navigate('/reports/new')}>
-                      Create a report
+                      {words('reports.empty.create')}
                     </WriteActionButton>
                   </>
                 )}

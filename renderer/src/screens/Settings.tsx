@@ -1,22 +1,36 @@
-/** Settings: the offline copy — its size, "Make available offline", and "Clear cache". */
+/**
+ * Settings: the app's language and updates (app-wide), and this profile's offline copy — its
+ * size, "Make available offline", "Clear cache" — and "Keep available offline".
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SyncSummary } from '../../../shared/contract';
-import { ErrorView } from '../components/ErrorView';
-import { ConfirmDialog } from '../components/Modal';
-import { SyncProgressBar } from '../components/Shell';
-import { SkeletonBlock } from '../components/Skeleton';
-import { UpdatesSettings } from '../components/UpdatesSettings';
+import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
 import { DateText } from '../components/Badges';
+import { ErrorView } from '../components/ErrorView';
 import { FieldRow } from '../components/FieldValue';
 import { KeepOfflineSettings } from '../components/KeepOfflineSettings';
+import { LanguageSettings } from '../components/LanguageSettings';
+import { ConfirmDialog } from '../components/Modal';
+import { SkeletonBlock } from '../components/Skeleton';
+import { SyncProgressBar } from '../components/SyncProgressBar';
+import { UpdatesSettings } from '../components/UpdatesSettings';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { useSync, useToasts } from '../lib/appState';
 import { call } from '../lib/bridge';
 import { formatBytes } from '../lib/format';
+import { useWords } from '../lib/i18n';
 import { invalidateReportLists, queryKeys, useCacheStatus } from '../lib/queries';
 
+/** Why the sync removed nothing from the offline copy, when the service's list could not be trusted. */
+const KEPT_NOTES: Record<NonNullable<SyncSummary['reason']>, MessageId> = {
+  listing_changed: 'settings.sync_kept.listing_changed',
+  paging_ignored: 'settings.sync_kept.paging_ignored',
+  page_limit: 'settings.sync_kept.page_limit',
+};
+
 export function SettingsScreen({ profileId }: { profileId: string }) {
+  const words = useWords();
   const client = useQueryClient();
   const toasts = useToasts();
   const status = useCacheStatus(profileId);
@@ -32,62 +46,59 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
       client.setQueryData(queryKeys.cacheStatus(profileId), next);
       // Cached answers were just removed: what is on screen must be asked for again.
       invalidateReportLists(client, profileId);
-      toasts.show('The offline copy was cleared.');
+      toasts.show(words('settings.cleared'));
     },
   });
 
+  const summary = sync.summary;
   return (
     <section className="screen" aria-labelledby="settings-title">
-      <h1 id="settings-title">Settings</h1>
+      <h1 id="settings-title">{words('settings.heading')}</h1>
       {status.data?.exposedDataDir && (
         <p className="banner banner-inline" role="alert">
-          Other users of this computer can read ReportDesk’s data folder {status.data.exposedDataDir}, which
-          holds your saved reports. Make it private: run chmod 700 on that folder, then restart ReportDesk.
+          {words('settings.data_folder_exposed', { folder: status.data.exposedDataDir })}
         </p>
       )}
-      <h2 className="section-title">Offline copy</h2>
+      <LanguageSettings />
+      <h2 className="section-title">{words('settings.offline_copy')}</h2>
       <div className="card">
         {status.isPending && <SkeletonBlock lines={3} />}
         {status.isError && <ErrorView error={status.error} onRetry={() => void status.refetch()} />}
         {status.data && (
           <dl className="fields">
-            <FieldRow label="Reports saved for this profile">{status.data.reportCount}</FieldRow>
-            <FieldRow label="Cache size (all profiles)">{formatBytes(status.data.sizeBytes)}</FieldRow>
-            <FieldRow label="Last made available offline">
+            <FieldRow label={words('settings.reports_saved')}>
+              {words.intl.formatNumber(status.data.reportCount)}
+            </FieldRow>
+            <FieldRow label={words('settings.cache_size')}>
+              {formatBytes(words, status.data.sizeBytes)}
+            </FieldRow>
+            <FieldRow label={words('settings.last_full_sync')}>
               {status.data.lastFullSyncAt ? (
                 <DateText value={status.data.lastFullSyncAt} />
               ) : (
-                <span className="muted">Never</span>
+                <span className="muted">{words('settings.never')}</span>
               )}
             </FieldRow>
           </dl>
         )}
-        <p className="field-hint">
-          “Make available offline” downloads every report of this profile so you can browse and search them
-          without a connection. Reports you open are saved as you go.
-        </p>
+        <p className="field-hint">{words('settings.offline_copy.hint')}</p>
         {sync.running && <SyncProgressBar />}
         {syncingElsewhere && (
           <p className="field-hint" role="status">
-            Reports are being made available offline by another ReportDesk window or command. This page
-            updates when it finishes.
+            {words('settings.syncing_elsewhere')}
           </p>
         )}
         {sync.error && (
           <ErrorView
             error={sync.error}
-            title={
-              sync.error.kind === 'busy'
-                ? 'Reports are already being made available offline elsewhere.'
-                : 'Making reports available offline failed.'
-            }
+            title={words(sync.error.kind === 'busy' ? 'settings.sync_busy' : 'settings.sync_failed')}
             onRetry={sync.start}
           />
         )}
-        {sync.summary && !sync.running && (
+        {summary && !sync.running && (
           <p className="success" role="status">
-            {sync.summary.fetched} reports are available offline ({sync.summary.removed} removed that no
-            longer exist).{keptNote(sync.summary.reason)}
+            {words('settings.sync_done', { fetched: summary.fetched, removed: summary.removed })}
+            {summary.reason !== null && ` ${words(KEPT_NOTES[summary.reason])}`}
           </p>
         )}
         <div className="form-actions">
@@ -96,7 +107,7 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
             onClick={sync.start}
             busy={sync.running || syncingElsewhere}
           >
-            {sync.running ? 'Downloading…' : 'Make available offline'}
+            {words(sync.running ? 'settings.downloading' : 'settings.make_available_offline')}
           </WriteActionButton>
           <button
             type="button"
@@ -104,7 +115,7 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
             onClick={() => setConfirmClear(true)}
             disabled={sync.running}
           >
-            Clear cache
+            {words('settings.clear_cache')}
           </button>
         </div>
       </div>
@@ -113,31 +124,14 @@ export function SettingsScreen({ profileId }: { profileId: string }) {
       <KeepOfflineSettings profileId={profileId} />
       {confirmClear && (
         <ConfirmDialog
-          title="Clear the offline copy?"
-          confirmLabel="Clear cache"
+          title={words('settings.clear_dialog.title')}
+          confirmLabel={words('settings.clear_cache')}
           action={clear}
           onCancel={() => setConfirmClear(false)}
         >
-          <p>
-            The saved reports and account data are removed from this computer. The reports on the Report
-            Service are not touched. While offline, nothing will be left to show.
-          </p>
+          <p>{words('settings.clear_dialog.body')}</p>
         </ConfirmDialog>
       )}
     </section>
   );
-}
-
-/** Why the sync removed nothing from the offline copy, when the service's list could not be trusted. */
-function keptNote(reason: SyncSummary['reason']): string {
-  switch (reason) {
-    case null:
-      return '';
-    case 'listing_changed':
-      return ' The reports on the service changed during the download, so nothing was removed from the offline copy; download again to settle it.';
-    case 'paging_ignored':
-      return ' The Report Service seems to ignore paging, so the download stopped early and nothing was removed from the offline copy.';
-    case 'page_limit':
-      return ' The Report Service sent more pages than it has reports, so the download stopped early and nothing was removed from the offline copy.';
-  }
 }

@@ -6,10 +6,12 @@ import type { AppError } from '../../../shared/errors';
 import { ErrorView } from '../components/ErrorView';
 import { ProfileForm } from '../components/ProfileForm';
 import { call, errorOf } from '../lib/bridge';
+import { useWords } from '../lib/i18n';
 import { queryKeys } from '../lib/queries';
 import { navigate } from '../lib/router';
 
 export function Welcome({ firstRun }: { firstRun: boolean }) {
+  const words = useWords();
   const client = useQueryClient();
   const [demoBusy, setDemoBusy] = useState(false);
   const [demoError, setDemoError] = useState<AppError | null>(null);
@@ -38,27 +40,23 @@ export function Welcome({ firstRun }: { firstRun: boolean }) {
   return (
     <section className={firstRun ? 'welcome first-run' : 'welcome'} aria-labelledby="welcome-title">
       <div className="welcome-intro">
-        <h1 id="welcome-title">{firstRun ? 'Welcome to ReportDesk' : 'Add a profile'}</h1>
-        <p className="lead">
-          {firstRun
-            ? 'Browse, search and manage the reports of your Report Service — online or from the offline copy.'
-            : 'A profile is a Report Service address and its API key.'}
-        </p>
+        <h1 id="welcome-title">{words(firstRun ? 'welcome.heading' : 'welcome.add_profile.heading')}</h1>
+        <p className="lead">{words(firstRun ? 'welcome.lead' : 'profile.what_it_is')}</p>
       </div>
       <div className="welcome-grid">
         <div className="card">
-          <h2>Connect to your Report Service</h2>
+          <h2>{words('welcome.connect')}</h2>
           <ProfileForm
             onSaved={onSaved}
-            submitLabel="Add profile"
-            initialName={firstRun ? 'My reports' : ''}
+            submitLabel={words('profiles.add')}
+            initialName={firstRun ? words('welcome.first_profile_name') : ''}
           />
         </div>
         <div className="card demo-card">
-          <h2>Just looking?</h2>
-          <p>Start a demo service on this computer with sample reports. Nothing leaves your machine.</p>
+          <h2>{words('welcome.demo.heading')}</h2>
+          <p>{words('welcome.demo.text')}</p>
           <button type="button" className="button" onClick={() => void startDemo()} disabled={demoBusy}>
-            {demoBusy ? 'Starting the demo…' : 'Try with a local demo service'}
+            {words(demoBusy ? 'welcome.demo.starting' : 'welcome.demo.start')}
           </button>
           {demoError && <ErrorView error={demoError} onRetry={() => void startDemo()} hideProfileLinks />}
         </div>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeBaseUrl } from '../../../electron/core/api/baseUrl';
 import { checkBaseUrl, isLoopbackHost } from '../../../shared/baseUrl';
-import { AppFailure, type AppError } from '../../../shared/errors';
+import { AppFailure, englishOf, type AppError } from '../../../shared/errors';
 
 function failureOf(raw: string, allowInsecureHttp = false): AppError {
   try {
@@ -88,11 +88,16 @@ describe('checkBaseUrl (the rules the renderer and the core share)', () => {
     'https://user:secret@reports.example.com',
     'https://reports.example.com/?page=2',
     'http://reports.example.com',
-  ])('refuses %j with the very sentence the core throws', (raw) => {
+  ])('refuses %j with the very code and sentence the core throws', (raw) => {
     const checked = checkBaseUrl(raw, false);
     expect(checked.ok).toBe(false);
     const error = failureOf(raw);
-    expect(checked).toEqual({ ok: false, kind: error.kind, message: error.message });
+    expect(checked).toEqual({
+      ok: false,
+      kind: error.kind,
+      problem: { code: error.code, ...(error.values ? { values: error.values } : {}) },
+    });
+    expect(englishOf(checked.ok ? { code: 'internal' } : checked.problem)).toBe(error.message);
   });
 
   it('accepts what the core accepts, in the same normalised form', () => {

@@ -19,8 +19,7 @@ describe('an http(s) base URL without a host', () => {
     expect(checkBaseUrl(raw, true)).toEqual({
       ok: false,
       kind: 'invalid_input',
-      message:
-        'The base URL is not a valid address. Check it for typos, for example https://reports.example.com.',
+      problem: { code: 'base_url.invalid' },
     });
   });
 

@@ -7,7 +7,7 @@ import { ReportCache } from '../../../electron/core/cache/reportCache';
 import { normalizeListQuery } from '../../../shared/report';
 
 const T = '2024-05-01T10:00:00.000Z';
-import { keychainUnavailableMessage } from '../../../electron/core/keys/keyStore';
+import { keychainUnavailable } from '../../../electron/core/keys/keyStore';
 
 describe('the order of report ids in the cache', () => {
   // Behaviour, not the storage trick: a list sorted by id comes back as the service sorts it.
@@ -61,13 +61,19 @@ describe('projectOf', () => {
   });
 });
 
-describe('keychainUnavailableMessage', () => {
+describe('keychainUnavailable', () => {
   it('says what to do on each platform and offers a session-only key', () => {
-    expect(keychainUnavailableMessage('linux')).toMatch(/Secret Service.*GNOME Keyring.*KWallet.*libsecret/);
-    expect(keychainUnavailableMessage('darwin')).toMatch(/login keychain/);
-    expect(keychainUnavailableMessage('win32')).toMatch(/Credential Manager/);
+    expect(keychainUnavailable('linux').message).toMatch(/Secret Service.*GNOME Keyring.*KWallet.*libsecret/);
+    expect(keychainUnavailable('darwin').message).toMatch(/login keychain/);
+    expect(keychainUnavailable('win32').message).toMatch(/Credential Manager/);
     for (const platform of ['linux', 'darwin', 'win32'] as const) {
-      expect(keychainUnavailableMessage(platform)).toMatch(/this session only/);
+      expect(keychainUnavailable(platform).message).toMatch(/this session only/);
     }
+    // The app words it by the platform it names.
+    expect(keychainUnavailable('freebsd')).toMatchObject({
+      kind: 'keychain_unavailable',
+      code: 'keychain.unavailable',
+      values: { platform: 'other' },
+    });
   });
 });

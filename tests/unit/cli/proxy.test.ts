@@ -205,7 +205,7 @@ describe('a proxied fetch', () => {
     const withLogin = await failure(
       fetchVia({ HTTP_PROXY: `http://desk:wrong@127.0.0.1:${proxy.port}` }).fetch(accountUrl()),
     );
-    expect(withLogin.error).toEqual({
+    expect(withLogin.error).toMatchObject({
       kind: 'network',
       status: 407,
       message: `The proxy 127.0.0.1:${proxy.port} (from HTTP_PROXY) did not accept the user name and password given in HTTP_PROXY (HTTP 407). Correct them in HTTP_PROXY, or add the Report Service's host to NO_PROXY if it can be reached without the proxy.`,
@@ -226,7 +226,7 @@ describe('a proxied fetch', () => {
         'http://elsewhere.invalid/api/v1/account',
       ),
     );
-    expect(refused.error).toEqual({
+    expect(refused.error).toMatchObject({
       kind: 'network',
       status: 502,
       message: `The proxy 127.0.0.1:${proxy.port} (from HTTP_PROXY) refused to connect to the Report Service (HTTP 502). Ask its administrators to allow the service's host, or add the host to NO_PROXY if it can be reached without the proxy.`,
@@ -238,14 +238,14 @@ describe('a proxied fetch', () => {
     const refused = await failure(
       fetchVia({ HTTP_PROXY: `http://127.0.0.1:${closedPort}` }).fetch(accountUrl()),
     );
-    expect(refused.error).toEqual({
+    expect(refused.error).toMatchObject({
       kind: 'network',
       message: `The proxy 127.0.0.1:${closedPort} (from HTTP_PROXY) could not be reached: the connection was refused. Check HTTP_PROXY, or unset it where the Report Service can be reached directly.`,
     });
     const unknown = await failure(
       fetchVia({ HTTP_PROXY: 'http://proxy.does-not-resolve.invalid:3128' }).fetch(accountUrl()),
     );
-    expect(unknown.error).toEqual({
+    expect(unknown.error).toMatchObject({
       kind: 'network',
       message:
         'The proxy proxy.does-not-resolve.invalid:3128 (from HTTP_PROXY) could not be reached: its host name was not found. Check HTTP_PROXY, or unset it where the Report Service can be reached directly.',

@@ -7,6 +7,7 @@ import {
   cacheControlFor,
   createAppProtocolHandler,
   resolveAppRequest,
+  withDocumentLanguage,
 } from '../../../electron/core/desktop/appProtocol';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/core/desktop/csp';
 
@@ -17,7 +18,8 @@ beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), 'reportdesk-approto-'));
   root = join(base, 'renderer');
   mkdirSync(join(root, 'assets'), { recursive: true });
-  writeFileSync(join(root, 'index.html'), '<!doctype html><title>ReportDesk</title>');
+  writeFileSync(join(root, 'index.html'), '<!doctype html><html lang="en"><title>ReportDesk</title></html>');
+  writeFileSync(join(root, 'assets', 'index.html'), '<html lang="en">not the entry</html>');
   writeFileSync(join(root, 'assets', 'app-1234.js'), 'console.log("app")');
   writeFileSync(join(root, 'assets', 'index-DyYxvGT4.js'), 'console.log("hashed")');
   writeFileSync(join(root, 'assets', 'style.css'), 'body{}');
@@ -109,6 +111,43 @@ describe('createAppProtocolHandler', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(await response.text()).toBe('');
+  });
+});
+
+describe('the entry page in the window’s language (issue 28)', () => {
+  it('says the language and its direction on <html>, so the first frame is laid out in it', () => {
+    expect(withDocumentLanguage('<!doctype html><html lang="en"><head></head></html>', 'ar')).toBe(
+      '<!doctype html><html lang="ar" dir="rtl" data-language="ar"><head></head></html>',
+    );
+    expect(withDocumentLanguage('<HTML>x</HTML>', 'de')).toBe(
+      '<html lang="de" dir="ltr" data-language="de">x</HTML>',
+    );
+    expect(withDocumentLanguage('<p>no html tag</p>', 'ar-XB')).toBe(
+      '<html lang="ar-XB" dir="rtl" data-language="ar-XB"><p>no html tag</p>',
+    );
+  });
+
+  it('serves the entry page in the language main’s words are in at the time, and nothing else changed', async () => {
+    let language: 'de' | 'ar' = 'ar';
+    const handler = createAppProtocolHandler(root, { documentLanguage: () => language });
+    expect(await (await handler(new Request(APP_ENTRY_URL))).text()).toContain(
+      '<html lang="ar" dir="rtl" data-language="ar">',
+    );
+    language = 'de';
+    expect(await (await handler(new Request('app://reportdesk/'))).text()).toContain(
+      '<html lang="de" dir="ltr"',
+    );
+    // Only the entry page: another file of that name, and the scripts, are served as they are.
+    expect(await (await handler(new Request('app://reportdesk/assets/index.html'))).text()).toBe(
+      '<html lang="en">not the entry</html>',
+    );
+    expect(await (await handler(new Request('app://reportdesk/assets/style.css'))).text()).toBe('body{}');
+    // Without the option (and for HEAD), the file as built.
+    expect(await (await createAppProtocolHandler(root)(new Request(APP_ENTRY_URL))).text()).toContain(
+      '<html lang="en">',
+    );
+    const head = await handler(new Request(APP_ENTRY_URL, { method: 'HEAD' }));
+    expect(await head.text()).toBe('');
   });
 });
 

@@ -100,7 +100,12 @@ describe('collectAllPages', () => {
         starts.push({ page, at: Date.now() - began });
         if (page === 3 && !refused) {
           refused = true;
-          throw new AppFailure({ kind: 'rate_limited', message: 'Too many.', retryAfterSeconds: 0.2 });
+          throw new AppFailure({
+            kind: 'rate_limited',
+            code: 'rate_limited',
+            message: 'Too many.',
+            retryAfterSeconds: 0.2,
+          });
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
         return pageOf(ids(page * 10 - 9, 10), page, { total: 60, lastPage: 6 });

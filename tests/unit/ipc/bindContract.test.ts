@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES } from '../../../shared/contract';
-import { AppFailure } from '../../../shared/errors';
+import { AppFailure, appError } from '../../../shared/errors';
 import { createLogger, memorySink } from '../../../electron/core/log';
 import {
-  FOREIGN_SENDER_MESSAGE,
   INVOKE_CHANNEL_PREFIX,
   bindContract,
   type IpcInvokeEventLike,
@@ -58,7 +57,10 @@ describe('bindContract', () => {
   ])('refuses a request from %s as forbidden, logs it, and never calls the handler', async (_name, event) => {
     const { ipc, calls, sink } = setUp();
     const answer = await ipc.invoke('reportdesk:profiles:list', event as IpcInvokeEventLike, undefined);
-    expect(answer).toEqual({ ok: false, error: { kind: 'forbidden', message: FOREIGN_SENDER_MESSAGE } });
+    expect(answer).toEqual({ ok: false, error: appError('ipc.foreign_sender') });
+    expect(answer).toMatchObject({
+      error: { message: "This request did not come from ReportDesk's window." },
+    });
     expect(calls).toHaveLength(0);
     expect(sink.lines.some((l) => l.includes('WARN') && l.includes('foreign sender'))).toBe(true);
   });
@@ -94,14 +96,17 @@ describe('bindContract', () => {
   it('returns thrown AppFailures and thrown Errors as values, never as rejections', async () => {
     const { ipc, set } = setUp();
     set('reports:delete', async () => {
-      throw new AppFailure({ kind: 'offline', message: 'You are offline.' });
+      throw new AppFailure({ kind: 'offline', code: 'offline', message: 'You are offline.' });
     });
     set('reports:create', async () => {
       throw new Error('socket hang up at /home/user/secret/path.ts:12');
     });
     await expect(
       ipc.invoke('reportdesk:reports:delete', appEvent(undefined, WINDOW_ID), { id: '3' }),
-    ).resolves.toEqual({ ok: false, error: { kind: 'offline', message: 'You are offline.' } });
+    ).resolves.toEqual({
+      ok: false,
+      error: { kind: 'offline', code: 'offline', message: 'You are offline.' },
+    });
     const internal = await ipc.invoke('reportdesk:reports:create', appEvent(undefined, WINDOW_ID), {
       url: 'https://example.com',
     });

@@ -50,11 +50,16 @@ describe('dispatch', () => {
   it('returns a thrown AppFailure as its AppError', async () => {
     const { handlers, set } = recordingHandlers();
     set('reports:get', async () => {
-      throw new AppFailure({ kind: 'not_found', message: 'Report 9 was not found.', status: 404 });
+      throw new AppFailure({
+        kind: 'not_found',
+        code: 'not_found',
+        message: 'Report 9 was not found.',
+        status: 404,
+      });
     });
     expect(await dispatch(handlers, 'reports:get', { id: '9' })).toEqual({
       ok: false,
-      error: { kind: 'not_found', message: 'Report 9 was not found.', status: 404 },
+      error: { kind: 'not_found', code: 'not_found', message: 'Report 9 was not found.', status: 404 },
     });
   });
 

@@ -206,7 +206,7 @@ describe('OfflineScheduler', () => {
     const due = synced('p');
     due.lastQuickAt = new Date(T0 - 20 * MIN).toISOString();
     const t = setUp([due]);
-    t.failWith.push(new AppFailure(appError('busy', 'Another sync runs.', { reason: 'sync_running' })));
+    t.failWith.push(new AppFailure(appError('busy', {}, { reason: 'sync_running' })));
     t.scheduler.start();
     await t.clock.advance(START_DELAY_MS);
     expect(t.runs).toEqual(['quick:p']);
@@ -220,7 +220,7 @@ describe('OfflineScheduler', () => {
 
   it('a failure keeps its error and is not asked again for a minute; a success clears the error', async () => {
     const t = setUp([synced('p', { ...KEEP, refreshMinutes: 5 })]);
-    t.failWith.push(new AppFailure(appError('server_error', 'The Report Service had an internal problem.')));
+    t.failWith.push(new AppFailure(appError('server_error')));
     t.scheduler.start();
     await t.clock.advance(START_DELAY_MS);
     expect(t.scheduler.lastError('p')).toMatchObject({ kind: 'server_error' });
@@ -236,7 +236,7 @@ describe('OfflineScheduler', () => {
 
   it('failures back off 1, 2, 4 minutes, then the run succeeds', async () => {
     const t = setUp([{ id: 'p', options: KEEP, lastQuickAt: null, lastFullAt: null }]);
-    const down = new AppFailure(appError('server_error', 'Down.'));
+    const down = new AppFailure(appError('server_error'));
     t.failWith.push(down, down, down);
     t.scheduler.start();
     await t.clock.advance(START_DELAY_MS);
@@ -340,7 +340,7 @@ describe('OfflineScheduler', () => {
     profile.lastFullAt = new Date(T0 - 25 * 60 * MIN).toISOString();
     const t = setUp([profile], 'p', false);
     t.power.battery = true;
-    t.failWith.push(new AppFailure(appError('server_error', 'Down.')));
+    t.failWith.push(new AppFailure(appError('server_error')));
     t.scheduler.start();
     await t.clock.advance(START_DELAY_MS);
     expect(t.scheduler.waitingForPower('p')).toBe(true);

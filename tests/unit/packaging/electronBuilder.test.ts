@@ -125,7 +125,7 @@ describe('fuses', () => {
         generateFuseConfig(fuses: unknown): Promise<Record<string, unknown>>;
       }
     ).generateFuseConfig;
-    for (const file of ['electron-builder.yml', 'electron-builder.e2e.yml']) {
+    for (const file of ['electron-builder.yml', 'electron-builder.config.ts', 'electron-builder.e2e.yml']) {
       const merged = await getConfig(projectDir, file, null);
       await expect(generate.call({}, merged.electronFuses)).resolves.toMatchObject({
         resetAdHocDarwinSignature: true,
@@ -150,7 +150,8 @@ describe('fuses', () => {
     let release: Configuration;
     beforeAll(async () => {
       merged = await getConfig(projectDir, 'electron-builder.e2e.yml', null);
-      release = await getConfig(projectDir, 'electron-builder.yml', null);
+      // The release: electron-builder.yml with the languages (tests/unit/packaging/languages.test.ts).
+      release = await getConfig(projectDir, 'electron-builder.config.ts', null);
     });
 
     it('passes the validation electron-builder runs before it packages', async () => {
@@ -159,7 +160,7 @@ describe('fuses', () => {
     });
 
     it('extends the release configuration', () => {
-      expect(e2eConfig.extends).toBe('electron-builder.yml');
+      expect(e2eConfig.extends).toBe('electron-builder.config.ts');
       expect(merged.appId).toBe('com.reportdesk.app');
     });
 

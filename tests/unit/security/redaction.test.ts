@@ -5,7 +5,7 @@ import { createLogger, memorySink, registerSecret } from '../../../electron/core
 const context: RequestContext = {
   method: 'POST',
   path: '/api/v1/reports',
-  action: 'create reports',
+  action: 'create',
   host: 'service.example',
 };
 

@@ -39,11 +39,6 @@ export function migrate(db: Database.Database, file: string): void {
 
 function assertKnownVersion(version: number, file: string): void {
   if (version > MIGRATIONS.length) {
-    throw new AppFailure(
-      appError(
-        'internal',
-        `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
-      ),
-    );
+    throw new AppFailure(appError('cache.newer_version', { file }));
   }
 }
