@@ -3,7 +3,7 @@
 # developer's. Idempotent: does nothing that is already done.
 #   - system packages: libsecret (keytar builds against it), gnome-keyring + dbus (a real
 #     Secret Service for the keychain tests), Chromium (the browser the UI tests drive), Xvfb,
-#     openssl (the proxy tests' certificates)
+#     openssl (the proxy tests' certificates), a font with Arabic (the right-to-left checks)
 #   - Node 24 LTS into .tools/node24 when the system Node is older than 22.12 (scripts/node-env.sh)
 #   - npm ci (install scripts as package.json's allowScripts says), with the Electron runtime
 #     download skipped (it needs a host that may be unreachable); the runtime is then fetched
@@ -14,8 +14,9 @@ cd "$(dirname "$0")/.."
 
 source scripts/setup-steps.sh
 
-# openssl makes the test CA and certificates of the CLI's proxy tests.
-SYSTEM_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-bin chromium xvfb openssl)
+# openssl makes the test CA and certificates of the CLI's proxy tests. fonts-dejavu-core draws
+# Arabic (the right-to-left checks measure real glyphs, not empty boxes).
+SYSTEM_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-bin chromium xvfb openssl fonts-dejavu-core)
 # A machine without npm gets Debian's, only to fetch Node 24 from the registry below.
 command -v npm >/dev/null 2>&1 || SYSTEM_PACKAGES+=(nodejs npm)
 install_system_packages "${SYSTEM_PACKAGES[@]}"
