@@ -390,7 +390,7 @@ for (const language of ['de', 'ar'] as const) {
       await page.setViewportSize(USUAL);
       if (language === 'de') {
         // Chosen in Settings › Language, it replaces this run's --lang: Deutsch, named in itself.
-        await page.getByLabel(words('language.label'), { exact: true }).selectOption('de');
+        await page.getByLabel(words('language.label'), { exact: true }).selectOption({ value: 'de' });
         await expect(page.getByLabel(words('language.label'), { exact: true })).toHaveValue('de');
         await expect(page.getByText(words('language.run_language', { language }))).toHaveCount(0);
         await screenshotBoth(page, 'settings-de');
