@@ -90,8 +90,8 @@ test('Changes since …: found by a quick refresh and a full sync, filtered, mar
   await expect(newRow(added[0])).toHaveCount(1);
   await expect(newRow(added[1])).toHaveCount(1);
 
-  // "Show only these", by keyboard.
-  const show = panel.getByRole('button', { name: 'Show only these' });
+  // "Show changed reports", by keyboard.
+  const show = panel.getByRole('button', { name: 'Show changed reports' });
   await show.focus();
   await page.keyboard.press('Enter');
   const table = panel.getByRole('table', { name: 'Changed reports' });
