@@ -73,7 +73,9 @@ test('Changes since …: found by a quick refresh and a full sync, filtered, mar
   await expect(announced()).toHaveText(/^Checked for new reports: 2 new reports and 1 changed report\./);
   // Everything: the changed and the removed one are found by a full sync.
   await page.getByRole('button', { name: 'Make available offline' }).click();
-  await expect(page.getByText(/reports are available offline \(1 removed/)).toBeVisible();
+  await expect(
+    page.getByText(/reports are available offline; 1 that no longer exists was removed\./),
+  ).toBeVisible();
 
   await page.goto(`${stack.preview.url}#/reports`);
   const panel = page.getByRole('region', { name: /^Changes since / });
