@@ -183,7 +183,12 @@ const MEGABYTES = new Intl.NumberFormat('en', {
   maximumFractionDigits: 1,
 });
 
-const plural = (count: number, one: string, other: string) => `${count} ${count === 1 ? one : other}`;
+/** "1 report", "2,048 reports": a count before its noun, the number grouped as the catalogue's `#` prints it in English. */
+const plural = (count: number, one: string, other: string) =>
+  `${count.toLocaleString('en')} ${count === 1 ? one : other}`;
+
+/** "at most 80 characters": a limit on a field's length. */
+const characters = (max: number) => plural(max, 'character', 'characters');
 
 /** "12 reports from 3 requests": how far a walk over the pages got. */
 const taken = (reports: number, requests: number) =>
@@ -413,7 +418,7 @@ export const ERROR_CODES = {
   'offline.nothing_cached': {
     kind: 'offline',
     english: () =>
-      'Nothing for this is in the offline cache yet; once the service can be reached, make the reports available offline.',
+      'Nothing for this is in the offline copy yet; once the service can be reached, make the reports available offline.',
   },
   'offline.change_not_made': {
     kind: 'offline',
@@ -487,7 +492,7 @@ export const ERROR_CODES = {
   'history.too_many_periods': {
     kind: 'invalid_input',
     english: ({ max, by }: { max: number; by: 'day' | 'week' | 'month' }) =>
-      `The range holds more than ${max.toLocaleString('en')} ${by}s; choose longer periods or a shorter range.`,
+      `The range holds more than ${plural(max, by, `${by}s`)}; choose longer periods or a shorter range.`,
   },
   'history.not_available': {
     kind: 'offline',
@@ -549,7 +554,7 @@ export const ERROR_CODES = {
   'sync.taken_over': {
     kind: 'busy',
     english: () =>
-      'This sync stalled and another ReportDesk window or command took it over; nothing was removed from the offline cache. Wait for that sync to finish.',
+      'This sync stalled and another ReportDesk window or command took it over; nothing was removed from the offline copy. Wait for that sync to finish.',
   },
   'sync.cancelled': {
     kind: 'cancelled',
@@ -557,12 +562,12 @@ export const ERROR_CODES = {
   },
   'refresh.cancelled': {
     kind: 'cancelled',
-    english: () => 'The refresh was cancelled. Nothing already saved was lost.',
+    english: () => 'The check for new reports was cancelled. Nothing already saved was lost.',
   },
   'cache.newer_version': {
     kind: 'internal',
     english: ({ file }: { file: string }) =>
-      `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
+      `The offline copy (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the offline copy to start a new one.`,
   },
   'paging.ignored': {
     kind: 'bad_response',
@@ -572,7 +577,7 @@ export const ERROR_CODES = {
   'paging.limit': {
     kind: 'bad_response',
     english: ({ pages, reports, requests }: { pages: number; reports: number; requests: number }) =>
-      `The list did not end after ${pages} pages, so paging was stopped after ${taken(reports, requests)}. Narrow the search or filters and try again.`,
+      `The list did not end after ${plural(pages, 'page', 'pages')}, so paging was stopped after ${taken(reports, requests)}. Narrow the search or filters and try again.`,
   },
 
   // ---- Export, links, the browser -----------------------------------------------------------
@@ -611,7 +616,7 @@ export const ERROR_CODES = {
   'external_url.too_long': {
     kind: 'invalid_input',
     english: ({ max }: { max: number }) =>
-      `Addresses longer than ${max} characters are not opened in the browser.`,
+      `Addresses longer than ${characters(max)} are not opened in the browser.`,
   },
 
   // ---- The demo service ----------------------------------------------------------------------
@@ -675,7 +680,7 @@ export const ERROR_CODES = {
   'field.profile_name_required': { kind: 'invalid_input', english: () => 'Give the profile a name.' },
   'field.profile_name_too_long': {
     kind: 'invalid_input',
-    english: ({ max }: { max: number }) => `A profile name is at most ${max} characters.`,
+    english: ({ max }: { max: number }) => `A profile name is at most ${characters(max)}.`,
   },
   'field.profile_name_taken': {
     kind: 'invalid_input',
@@ -728,7 +733,7 @@ export const ERROR_CODES = {
   'report_url.required': { kind: 'invalid_input', english: () => 'Enter the address to analyse.' },
   'report_url.too_long': {
     kind: 'invalid_input',
-    english: ({ max }: { max: number }) => `The address is longer than ${max} characters.`,
+    english: ({ max }: { max: number }) => `The address is longer than ${characters(max)}.`,
   },
   'report_url.not_absolute': {
     kind: 'invalid_input',
@@ -751,7 +756,7 @@ export const ERROR_CODES = {
   },
   'report_password.too_long': {
     kind: 'invalid_input',
-    english: ({ max }: { max: number }) => `The password is at most ${max} characters.`,
+    english: ({ max }: { max: number }) => `The password is at most ${characters(max)}.`,
   },
   'report_password.not_used': {
     kind: 'invalid_input',
@@ -761,17 +766,17 @@ export const ERROR_CODES = {
     kind: 'invalid_input',
     english: () => 'Privacy must be 0 (public), 1 (private) or 2 (password).',
   },
-  'field.results': { kind: 'invalid_input', english: () => 'Results must be 0 (no) or 1 (yes).' },
+  'field.results': { kind: 'invalid_input', english: () => '“Results visible” must be Yes (1) or No (0).' },
   'field.per_page': { kind: 'invalid_input', english: () => 'Page size must be one of 10, 25, 50 or 100.' },
   'field.page': { kind: 'invalid_input', english: () => 'Page must be a whole number from 1.' },
   'field.page_too_large': { kind: 'invalid_input', english: () => 'Page is too large.' },
   'field.search_too_long': {
     kind: 'invalid_input',
-    english: ({ max }: { max: number }) => `Search text is at most ${max} characters.`,
+    english: ({ max }: { max: number }) => `Search text is at most ${characters(max)}.`,
   },
   'field.project_too_long': {
     kind: 'invalid_input',
-    english: ({ max }: { max: number }) => `Project is at most ${max} characters.`,
+    english: ({ max }: { max: number }) => `Project is at most ${characters(max)}.`,
   },
   'field.file_name': { kind: 'invalid_input', english: () => 'Not a file name.' },
   'field.export_too_large': { kind: 'invalid_input', english: () => 'The export is too large to save.' },

@@ -73,7 +73,9 @@ test('Changes since …: found by a quick refresh and a full sync, filtered, mar
   await expect(announced()).toHaveText(/^Checked for new reports: 2 new reports and 1 changed report\./);
   // Everything: the changed and the removed one are found by a full sync.
   await page.getByRole('button', { name: 'Make available offline' }).click();
-  await expect(page.getByText(/reports are available offline \(1 removed/)).toBeVisible();
+  await expect(
+    page.getByText(/reports are available offline; 1 that no longer exists was removed\./),
+  ).toBeVisible();
 
   await page.goto(`${stack.preview.url}#/reports`);
   const panel = page.getByRole('region', { name: /^Changes since / });
@@ -90,8 +92,8 @@ test('Changes since …: found by a quick refresh and a full sync, filtered, mar
   await expect(newRow(added[0])).toHaveCount(1);
   await expect(newRow(added[1])).toHaveCount(1);
 
-  // "Show only these", by keyboard.
-  const show = panel.getByRole('button', { name: 'Show only these' });
+  // "Show changed reports", by keyboard.
+  const show = panel.getByRole('button', { name: 'Show changed reports' });
   await show.focus();
   await page.keyboard.press('Enter');
   const table = panel.getByRole('table', { name: 'Changed reports' });

@@ -1,7 +1,8 @@
 /**
  * What the catalogue test checks of a translation against the English source: every key and no
- * other, each message valid ICU, the same arguments with the same types, the choices of every
- * select, and the plural categories the language needs wherever English has a plural.
+ * other, each message valid ICU, the same set of arguments each used the same ways (in any order),
+ * the choices of every select, and exactly the plural categories the language has
+ * (`Intl.PluralRules`) wherever English has a plural.
  */
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { directionOf, isLanguage } from '../../shared/i18n/languages';
@@ -35,6 +36,38 @@ export function argumentsOf(elements: readonly MessageFormatElement[], into = ne
     if (element.type === TYPE.tag) argumentsOf(element.children, into);
   }
   return into;
+}
+
+/**
+ * Each argument (and tag) a message uses, with every way it is used: `{count, number}` and
+ * `{count, plural, …}` → `count` → {number, plural}. A set, so the order a language puts them in
+ * does not matter.
+ */
+export function argumentUses(
+  elements: readonly MessageFormatElement[],
+  into = new Map<string, Set<string>>(),
+): Map<string, Set<string>> {
+  for (const element of elements) {
+    const kind = KINDS[element.type];
+    if (kind && 'value' in element) {
+      const name = element.type === TYPE.tag ? `<${element.value}>` : element.value;
+      into.set(name, (into.get(name) ?? new Set()).add(kind));
+    }
+    if (element.type === TYPE.plural || element.type === TYPE.select)
+      for (const option of Object.values(element.options)) argumentUses(option.value, into);
+    if (element.type === TYPE.tag) argumentUses(element.children, into);
+  }
+  return into;
+}
+
+/** `count (number, plural), id (text)`: arguments by name, each with its uses, in a fixed order. */
+function describeUses(uses: Map<string, Set<string>>): string {
+  return (
+    [...uses]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, kinds]) => `${name} (${[...kinds].sort().join(', ')})`)
+      .join(', ') || 'none'
+  );
 }
 
 /** Every plural and select in a message, by argument: its choices. */
@@ -100,9 +133,9 @@ export function catalogueProblems(
       continue;
     }
     const source = compiled(english[id]);
-    const wanted = [...argumentsOf(source)].sort().join(', ');
-    const got = [...argumentsOf(ours)].sort().join(', ');
-    if (wanted !== got) problems.push(`${id}: arguments ${got || 'none'}, English has ${wanted || 'none'}`);
+    const wanted = describeUses(argumentUses(source));
+    const got = describeUses(argumentUses(ours));
+    if (wanted !== got) problems.push(`${id}: arguments ${got}, English has ${wanted}`);
     const arrows = arrowProblem(language, english[id], text);
     if (arrows) problems.push(`${id}: ${arrows}`);
     const sourceChoices = choicesOf(source);
@@ -112,6 +145,12 @@ export function catalogueProblems(
           const missing = categories.filter((category) => !keys.has(category));
           if (missing.length > 0)
             problems.push(`${id}: {${name}} needs the plural categories ${missing.join(', ')}`);
+          // An exact number (`=0`) is any language's to use; a category the language lacks is never chosen.
+          const foreign = [...keys].filter((key) => !key.startsWith('=') && !categories.includes(key));
+          if (foreign.length > 0)
+            problems.push(
+              `${id}: {${name}} has plural categories ${language} does not: ${foreign.join(', ')}`,
+            );
         }
         if (kind === 'select') {
           const english = new Set(sourceChoices.get(name)?.flatMap((choice) => [...choice.keys]) ?? []);

@@ -34,7 +34,7 @@ afterEach(() => {
 
 const STALE: Report = { id: 'zz-stale', url: 'https://gone.example' };
 const TAKEN_OVER =
-  'This sync stalled and another ReportDesk window or command took it over; nothing was removed from the offline cache. Wait for that sync to finish.';
+  'This sync stalled and another ReportDesk window or command took it over; nothing was removed from the offline copy. Wait for that sync to finish.';
 const CANCELLED = 'The offline sync was cancelled. Start it again to continue where it stopped.';
 
 const withIds = (ids: string[]): Report[] => ids.map((id) => ({ id, url: `https://site.example/${id}` }));

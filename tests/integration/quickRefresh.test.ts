@@ -156,7 +156,7 @@ describe('how a quick refresh ends early', () => {
     }).catch((e: unknown) => e);
     expect((error as AppFailure).error).toMatchObject({
       kind: 'cancelled',
-      message: 'The refresh was cancelled. Nothing already saved was lost.',
+      message: 'The check for new reports was cancelled. Nothing already saved was lost.',
     });
     expect(cache.status('p').reportCount).toBe(100);
     expect(cache.getMeta('p', LAST_QUICK_REFRESH_META)).toBeNull();

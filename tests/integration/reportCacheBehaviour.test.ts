@@ -335,7 +335,7 @@ describe('the file', () => {
     expect(thrown).toBeInstanceOf(AppFailure);
     expect((thrown as AppFailure).error).toMatchObject({
       kind: 'internal',
-      message: `The offline cache (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the cache to start a new one.`,
+      message: `The offline copy (${file}) was written by a newer version of ReportDesk. Update ReportDesk, or clear the offline copy to start a new one.`,
     });
     const fix = new Database(file);
     fix.pragma(`user_version = ${MIGRATIONS.length}`);

@@ -176,7 +176,7 @@ describe('the app words what the core leaves to each front end', () => {
     expect(thrown.kind).toBe('offline');
     inApp(<ErrorView error={thrown} />);
     expect(screen.getByRole('alert').querySelector('.error-message')!.textContent).toBe(
-      `${cause.message} Nothing for this view is in the offline cache yet; once the service can be reached, use “Make available offline”.`,
+      `${cause.message} Nothing for this view is in the offline copy yet; once the service can be reached, use “Make available offline”.`,
     );
   });
 });

@@ -4,13 +4,14 @@
  * React renders, and no screen asks for them again — not even for a list that failed. A wrong
  * or missing guess falls back to asking for the list once the profiles are known.
  */
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FirstScreen, ProfilesState, ReportPageResult } from '../../shared/contract';
 import { appError } from '../../shared/errors';
 import type { Report } from '../../shared/model';
 import { App } from '../../renderer/src/App';
 import { prefetchFirstScreen } from '../../renderer/src/lib/firstScreen';
+import { showLanguage } from '../../renderer/src/lib/i18n';
 import { createQueryClient, queryKeys } from '../../renderer/src/lib/queries';
 import { OFFLINE, ONLINE, PROFILE, installFakeBridge, type FakeHandlers, SYSTEM_LANGUAGE } from './helpers';
 
@@ -213,5 +214,18 @@ describe('the first screen', () => {
     screen.getByRole('button', { name: 'Retry' }).click();
     await screen.findByText('https://one.example.com/');
     expect(bridge.callsTo('profiles:list').length).toBeGreaterThan(0);
+  });
+
+  it('when the answer fails, words the error in the language the app is set to (here --lang en-XA)', async () => {
+    start({
+      'app:firstScreen': () => {
+        throw new Error('bridge broke');
+      },
+      'settings:language': () => ({ ...SYSTEM_LANGUAGE, runLanguage: 'en-XA' }),
+    });
+    const heading = await screen.findByRole('heading', { level: 1 });
+    expect(document.documentElement.lang).toBe('en-XA');
+    expect(heading.textContent).toMatch(/^\[ŔéƥöŕţÐéšķ çöûļð ñöţ šţáŕţ ~+/);
+    await act(() => showLanguage('en'));
   });
 });

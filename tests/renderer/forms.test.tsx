@@ -285,6 +285,19 @@ describe('Profile form', () => {
     ]);
   });
 
+  it.each([
+    [{ name: 'Ann Example', email: 'ann@example.com' }, 'the key belongs to Ann Example (ann@example.com).'],
+    [{ email: 'ann@example.com' }, 'the key belongs to ann@example.com.'],
+    [{ id: 7 }, 'the key belongs to account 7.'],
+    [{ plan: 'pro' }, 'the key belongs to an account the service did not name.'],
+  ])('says whose account %o is in one whole sentence', async (account, sentence) => {
+    installFakeBridge({ 'profiles:testConnection': () => account });
+    renderWithApp(<ProfileForm onSaved={() => {}} />);
+    fill();
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect((await screen.findByText(/Connection works/)).textContent).toBe(`Connection works: ${sentence}`);
+  });
+
   it('shows exactly why a key was rejected', async () => {
     installFakeBridge({ 'profiles:testConnection': () => failWith({ kind: 'unauthorized', status: 401 }) });
     renderWithApp(<ProfileForm onSaved={() => {}} />);

@@ -194,7 +194,7 @@ describe('Changes since …', () => {
     expect(screen.queryByRole('region')).toBeNull();
   });
 
-  it('counts per report, "Show only these" lists them with what changed, "Mark all as seen" empties it', async () => {
+  it('counts per report, "Show changed reports" lists them with what changed, "Mark all as seen" empties it', async () => {
     let summary = SUMMARY;
     const bridge = installFakeBridge({
       'offline:get': () => ({
@@ -216,7 +216,7 @@ describe('Changes since …', () => {
       within(panel).getByText('New reports checked 2 minutes ago · everything checked 5 hours ago'),
     ).toBeTruthy();
 
-    const show = within(panel).getByRole('button', { name: 'Show only these' });
+    const show = within(panel).getByRole('button', { name: 'Show changed reports' });
     expect(show.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(show);
     const table = within(panel).getByRole('table', { name: 'Changed reports' });

@@ -112,6 +112,10 @@ describe('Reports list', () => {
     const empty = await screen.findByText(/No reports match/);
     expect(empty.textContent).toContain('URL contains “nothing-matches”');
     expect(empty.textContent).toContain('result is good');
+    // A sentence's list in every language (“… and …”), never units glued together.
+    expect(empty.textContent).toMatch(
+      /URL contains “nothing-matches” and result is good|result is good and URL contains “nothing-matches”/,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     await screen.findByText('https://site1.example.com/');
     expect(bridge.callsTo('reports:list').at(-1)).toEqual({});

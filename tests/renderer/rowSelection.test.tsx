@@ -220,6 +220,17 @@ describe('Reports list row focus and selection', () => {
     expect(rows().some((row) => (within(row).getByRole('checkbox') as HTMLInputElement).checked)).toBe(false);
   });
 
+  it('names the selected reports as a sentence’s list (“2 and 3”), not glued units', async () => {
+    fakeService();
+    renderWithApp(<ReportsList profileId="p1" />);
+    await screen.findByText('https://site1.example.com/');
+    fireEvent.click(checkbox('2'));
+    fireEvent.click(checkbox('3'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete selected…' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete 2 reports?' });
+    expect(dialog.textContent).toContain('2 reports will be deleted from the Report Service: 2 and 3.');
+  });
+
   it('clears the selection when the page or the query changes', async () => {
     fakeService();
     renderWithApp(<ReportsList profileId="p1" />);

@@ -156,7 +156,7 @@ function BulkDialog({
   }, [outcome]);
   const passwordProblem = kind === 'privacy' ? reportPasswordProblem(privacy, password) : null;
   const count = targets.length;
-  const idList = words.intl.formatList(targets, { type: 'unit', style: 'short' });
+  const idList = words.intl.formatList(targets, { type: 'conjunction' });
 
   async function run() {
     if (passwordProblem) {
@@ -265,7 +265,7 @@ function BulkDialog({
             {outcome.skipped.length > 0 && (
               <p>
                 {words('bulk.skipped', {
-                  ids: words.intl.formatList(outcome.skipped, { type: 'unit', style: 'short' }),
+                  ids: words.intl.formatList(outcome.skipped, { type: 'conjunction' }),
                 })}
               </p>
             )}

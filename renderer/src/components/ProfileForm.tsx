@@ -45,17 +45,21 @@ function localProblems(
   return errors;
 }
 
-/** The account in a few words: its name and e-mail when the service sent them. */
-function accountSummary(words: RendererWords, account: Account): string {
+/**
+ * The sentence that says whose account the key is, whole for each case (a translator orders the
+ * words of each): by its name and e-mail when the service sent them, else by what it did send.
+ */
+function connectionWorks(words: RendererWords, account: Account): string {
   const pick = (key: string) =>
     typeof account[key] === 'string' || typeof account[key] === 'number' ? String(account[key]) : null;
   const name = pick('name') ?? pick('username') ?? pick('company');
   const email = pick('email');
-  if (name && email) return words('profile.account.name_email', { name, email });
-  const either = name ?? email;
-  if (either) return either;
   const id = pick('id');
-  return id ? words('profile.account.id', { id }) : words('profile.account.unknown');
+  const named = name ?? email;
+  if (name && email) return words('profile.connection_works', { shown: 'name_email', name, email });
+  if (named) return words('profile.connection_works', { shown: 'name', name: named });
+  if (id) return words('profile.connection_works', { shown: 'id', id });
+  return words('profile.connection_works', { shown: 'other' });
 }
 
 function fieldErrorsOf(words: RendererWords, error: AppError): FieldErrors {
@@ -83,7 +87,7 @@ export function ProfileForm({ submitLabel, onSaved, onCancel, initialName = '' }
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<AppError | null>(null);
   const [busy, setBusy] = useState<'test' | 'save' | null>(null);
-  const [tested, setTested] = useState<string | null>(null);
+  const [tested, setTested] = useState<Account | null>(null);
   const form = useRef<HTMLFormElement>(null);
   const showInvalid = useInvalidSubmitFocus();
 
@@ -115,7 +119,7 @@ export function ProfileForm({ submitLabel, onSaved, onCancel, initialName = '' }
   const testConnection = () =>
     runChecked('test', async () => {
       const account = await call('profiles:testConnection', { baseUrl, apiKey, allowInsecureHttp });
-      setTested(accountSummary(words, account));
+      setTested(account);
     });
 
   const save = (sessionOnly: boolean) =>
@@ -173,7 +177,7 @@ export function ProfileForm({ submitLabel, onSaved, onCancel, initialName = '' }
       )}
       {tested && (
         <p className="success" role="status">
-          {words('profile.connection_works', { account: tested })}
+          {connectionWorks(words, tested)}
         </p>
       )}
       {error && <ErrorView error={error} hideProfileLinks onSessionOnly={() => void save(true)} />}

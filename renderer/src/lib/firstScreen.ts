@@ -23,8 +23,15 @@ export function prefetchFirstScreen(
 ): void {
   const { expected, query, answer } = asked;
   rememberActiveProfile(client);
-  // The app's language (its setting, the system's, --lang): shown as soon as it is known.
-  answer.then((first) => applyLanguageState(client, first.language)).catch(() => undefined);
+  // The app's language (its setting, the system's, --lang): shown as soon as it is known. When
+  // the answer failed, asked on its own, so that the error screen speaks it too.
+  const languageShown = answer
+    .then(
+      (first) => first.language,
+      () => call('settings:language'),
+    )
+    .then((state) => applyLanguageState(client, state))
+    .catch(() => undefined);
 
   // Hooks that mount before the answer wait for it instead of asking themselves.
   void client.prefetchQuery({
@@ -52,7 +59,15 @@ export function prefetchFirstScreen(
   client
     .fetchQuery({
       queryKey: queryKeys.profiles,
-      queryFn: () => answer.then((first) => first.profiles),
+      // A failure waits for the language, so that the error screen is worded in it.
+      queryFn: () =>
+        answer.then(
+          (first) => first.profiles,
+          (error: unknown) =>
+            languageShown.then(() => {
+              throw error;
+            }),
+        ),
       staleTime: Infinity,
     })
     .then((state) => {

@@ -326,7 +326,7 @@ export function ReportsList({ profileId }: { profileId: string }) {
                   <>
                     <p>
                       {words(state.page > 1 ? 'reports.empty.no_match_on_page' : 'reports.empty.no_match', {
-                        filters: words.intl.formatList(filters, { type: 'unit', style: 'short' }),
+                        filters: words.intl.formatList(filters, { type: 'conjunction' }),
                         page: state.page,
                       })}
                     </p>

@@ -65,6 +65,21 @@ describe('the translations', () => {
   );
 });
 
+describe('docs/TRANSLATING.md', () => {
+  it('names exactly the plural categories Intl gives each shipped language (what the check asks for)', () => {
+    const guide = readFileSync(new URL('../../../docs/TRANSLATING.md', import.meta.url), 'utf8');
+    const said = new Map<string, string[]>();
+    for (const [, languages, categories] of guide.matchAll(/^\s*\| ([^|]*\(`[^|]*) \| ([^|]*`[^|]*) \|$/gm))
+      for (const [, code] of languages.matchAll(/\(`([a-zA-Z-]+)`\)/g))
+        said.set(
+          code,
+          [...categories.matchAll(/`([a-z]+)`/g)].map(([, category]) => category),
+        );
+    for (const code of SHIPPED_LANGUAGES)
+      expect(said.get(code), code).toEqual(new Intl.PluralRules(code).resolvedOptions().pluralCategories);
+  });
+});
+
 describe('the catalogue check', () => {
   const sample = {
     'a.text': 'Report {id} was deleted.',
@@ -102,7 +117,7 @@ describe('the catalogue check', () => {
       }),
     ).toEqual([
       'a.rich: missing',
-      'a.text: arguments report,text, English has id,text',
+      'a.text: arguments report (text), English has id (text)',
       'a.plural: {count} needs the plural categories zero, two, few, many',
       'a.select: {problem} is missing the choices empty',
       'a.extra: not in English',
@@ -111,17 +126,67 @@ describe('the catalogue check', () => {
       expect.stringMatching(/^a\.x: not a valid ICU message/),
     ]);
     expect(catalogueProblems('fr', { 'a.x': 'x {n, number}' }, { 'a.x': 'x {n}' })).toEqual([
-      'a.x: arguments n,text, English has n,number',
+      'a.x: arguments n (text), English has n (number)',
     ]);
   });
 
-  it('reads an argument used as a number and as a plural as a plural, in either order', () => {
+  it('compares the set of arguments with their uses, whatever order a translation puts them in', () => {
     const english = {
-      'a.x': '<strong>{count, number}</strong> {count, plural, one {report} other {reports}}',
+      'overview.matching':
+        '<strong>{count, number}</strong> matching {count, plural, one {report} other {reports}}',
+      'a.two': 'Fetched {fetched, number} of {total, plural, one {# report} other {# reports}}',
     };
-    const reordered =
-      '{count, plural, one {تقرير} two {تقريران} few {تقارير} many {تقريرًا} zero {تقارير} other {تقرير}} <strong>{count, number}</strong>';
-    expect(catalogueProblems('ar', english, { 'a.x': reordered })).toEqual([]);
+    // Arabic puts the plural before the bold number, and the total before what was fetched.
+    const reordered = {
+      'overview.matching':
+        '{count, plural, zero {تقارير} one {تقرير} two {تقريران} few {تقارير} many {تقريرًا} other {تقرير}} مطابقة <strong>{count, number}</strong>',
+      'a.two':
+        'من {total, plural, zero {# تقارير} one {# تقرير} two {# تقريرين} few {# تقارير} many {# تقريرًا} other {# تقرير}} جُلب {fetched, number}',
+    };
+    expect(catalogueProblems('ar', english, reordered)).toEqual([]);
+    expect(
+      catalogueProblems('ar', english, {
+        // {count, number} left out: the bold number is gone.
+        'overview.matching':
+          '{count, plural, zero {تقارير} one {تقرير} two {تقريران} few {تقارير} many {تقريرًا} other {تقرير}} مطابقة <strong></strong>',
+        // {fetched} renamed {done}, and {total} a plain number instead of a plural.
+        'a.two': 'من {total, number} جُلب {done, number}',
+      }),
+    ).toEqual([
+      'overview.matching: arguments <strong> (tag), count (plural), English has <strong> (tag), count (number, plural)',
+      'a.two: arguments done (number), total (number), English has fetched (number), total (plural)',
+    ]);
+    // A number said as text is retyped, in either place.
+    expect(
+      catalogueProblems('de', english, {
+        'overview.matching':
+          '{count, plural, one {Bericht} other {Berichte}} passend: <strong>{count}</strong>',
+        'a.two': '{fetched, number} von {total, plural, one {# Bericht} other {# Berichten}} geladen',
+      }),
+    ).toEqual([
+      'overview.matching: arguments <strong> (tag), count (plural, text), English has <strong> (tag), count (number, plural)',
+    ]);
+  });
+
+  it('asks each language for exactly its plural categories, as Intl reports them (French one, many, other)', () => {
+    const english = { 'a.plural': '{count, plural, one {# report} other {# reports}}' };
+    expect(
+      catalogueProblems('fr', english, {
+        'a.plural': '{count, plural, one {# rapport} many {# de rapports} other {# rapports}}',
+      }),
+    ).toEqual([]);
+    expect(
+      catalogueProblems('fr', english, { 'a.plural': '{count, plural, one {# rapport} other {# rapports}}' }),
+    ).toEqual(['a.plural: {count} needs the plural categories many']);
+    expect(
+      catalogueProblems('ja', english, {
+        'a.plural': '{count, plural, one {# 件} other {# 件}}',
+      }),
+    ).toEqual(['a.plural: {count} has plural categories ja does not: one']);
+    // An exact number is any language's own choice.
+    expect(
+      catalogueProblems('zh-CN', english, { 'a.plural': '{count, plural, =0 {没有报告} other {# 份报告}}' }),
+    ).toEqual([]);
   });
 
   it('asks a right-to-left language for ‹ and › as English has them and ← for →', () => {
