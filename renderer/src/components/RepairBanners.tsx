@@ -356,7 +356,7 @@ function OrphanedKeysBanner({ keys }: { keys: OrphanedKey[] }) {
 
   return (
     <Banner title={words('damage.orphans.title', { count: keys.length })} actions={actions}>
-      <p>{words('damage.orphans.text')}</p>
+      <p>{words('damage.orphans.text', { count: keys.length })}</p>
       <ul className="orphaned-keys">
         {keys.map((key) => (
           <li key={key.account}>
