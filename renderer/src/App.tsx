@@ -4,10 +4,10 @@ import { useEffect, useRef } from 'react';
 import type { AppCommand } from '../../shared/contract';
 import type { RendererMessageId as MessageId } from '../../shared/i18n/messages';
 import { ErrorView } from './components/ErrorView';
-import { PROFILE_SWITCHER_ID, SHOW_SHORTCUTS_EVENT, Shell } from './components/Shell';
+import { PROFILE_SWITCHER_ID, Repairs, SHOW_SHORTCUTS_EVENT, Shell } from './components/Shell';
 import { LoadingPlaceholder } from './components/Skeleton';
 import { SyncProvider, ToastProvider, useSync, useToasts } from './lib/appState';
-import { onEvent } from './lib/bridge';
+import { errorOf, onEvent } from './lib/bridge';
 import { errorText } from './lib/errorWords';
 import { currentWords, LanguageProvider, useWords } from './lib/i18n';
 import {
@@ -19,11 +19,13 @@ import {
   useConnectivity,
   useProfiles,
 } from './lib/queries';
+import { damagedProfilesOf } from './lib/repairs';
 import { currentPath, navigate, pathOf, rememberPath, useRoute, type Route } from './lib/router';
 import { focusSearch } from './lib/searchFocus';
 import {
   AccountScreen,
   CreateReport,
+  DamagedProfiles,
   LazyScreen,
   PrivacyEdit,
   ProfilesScreen,
@@ -166,6 +168,17 @@ function Screens() {
     );
   }
   if (profiles.isError) {
+    // A damaged profiles file with no backup is not a failure to start: the user decides.
+    const damage = damagedProfilesOf(errorOf(profiles.error));
+    if (damage) {
+      return (
+        <main className="welcome-page" id="main">
+          <LazyScreen>
+            <DamagedProfiles damage={damage} level="screen" />
+          </LazyScreen>
+        </main>
+      );
+    }
     return (
       <main className="splash">
         <h1>{words('app.start_failed')}</h1>
@@ -176,6 +189,8 @@ function Screens() {
   if (firstRun) {
     return (
       <main className="welcome-page" id="main">
+        {/* Keys a new list left without a profile are offered for restore here too. */}
+        <Repairs />
         <LazyScreen>
           <Welcome firstRun />
         </LazyScreen>

@@ -40,6 +40,10 @@ export const BulkActions = later(() => import('./components/BulkActions').then((
 export const UpdateReadyBar = later(() =>
   import('./components/UpdateReadyBar').then((m) => m.UpdateReadyBar),
 );
+export const RepairBanners = later(() => import('./components/RepairBanners').then((m) => m.RepairBanners));
+export const DamagedProfiles = later(() =>
+  import('./components/RepairBanners').then((m) => m.DamagedProfiles),
+);
 // Above the list, but never before its rows (issue 28): they only add to the list, once it is on screen.
 export const ChangesPanel = later(
   () => import('./components/ChangesPanel').then((m) => m.ChangesPanel),

@@ -11,6 +11,10 @@
  *  - German and Arabic, as soon as their catalogues are in the repository: every screen axe clean
  *    in light and dark and laid out without text cut off at 720×480, and the README's pictures.
  */
+import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { KeytarKeyStore } from '../../electron/core/keys/keyStore';
+import { dataPaths } from '../../electron/core/services';
+import { deadOwnerToken } from '../helpers/deadOwner';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Language } from '../../shared/i18n/languages';
 import type { MessageId, MessageValues } from '../../shared/i18n/messages';
@@ -241,6 +245,34 @@ test('en-XA: every screen and dialog pseudo-localised, nothing cut off or overla
     await page.keyboard.press('Control+r');
     await expect(page.locator('.banner-offline')).toBeVisible({ timeout: 15_000 });
     await look('Offline');
+
+    // Repairs (issue 30), last (the backup is of the empty list): profiles.json cut short (its backup
+    // restored) and a key an add killed part way left.
+    const { profiles } = dataPaths(`${stack.dataDir}/app`);
+    truncateSync(profiles, 100);
+    await stack.core.handlers['profiles:list'](undefined);
+    const saved = JSON.parse(readFileSync(profiles, 'utf8')) as Record<string, unknown>;
+    const pending = {
+      at: new Date().toISOString(),
+      owner: deadOwnerToken(),
+      id: 'orphan-xa-0001',
+      op: 'add',
+    };
+    const profile = { name: 'Gamma', baseUrl: 'https://gamma.example.com', allowInsecureHttp: false };
+    await new KeytarKeyStore({}).set(pending.id, 'left-behind-key-9876');
+    writeFileSync(profiles, JSON.stringify({ ...saved, pending: [{ ...pending, profile }] }));
+    await page.reload();
+    await expect(page.locator('.repair-banners section')).toHaveCount(2);
+    await look('Repair banners');
+    await dialog('Remove an orphaned key', () => button('damage.orphans.remove_one').click());
+
+    // A damaged profiles file with no backup: its screen and the new list's confirmation.
+    rmSync(`${profiles}.backup`, { force: true });
+    truncateSync(profiles, 100);
+    await page.reload();
+    await expect(heading('damage.profiles_damaged.title')).toBeVisible();
+    await look('Damaged profiles');
+    await dialog('Start a new list', () => button('damage.profiles_damaged.start_afresh').click());
   } finally {
     await close(walk);
   }

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 export function deadOwnerToken(): string {
   return execFileSync(
     process.execPath,
-    ['--import', 'tsx', join(__dirname, '../fixtures/ownerTokenChild.ts')],
+    ['--import', 'tsx', join(import.meta.dirname, '../fixtures/ownerTokenChild.ts')],
     {
-      cwd: join(__dirname, '../..'),
+      cwd: join(import.meta.dirname, '../..'),
       encoding: 'utf8',
     },
   ).trim();

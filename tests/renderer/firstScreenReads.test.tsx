@@ -47,6 +47,7 @@ const SUMMARY: ChangesSummary = {
 /** Asked after the first frame; each is asked once it is released. */
 const LATER: Channel[] = [
   'updates:status',
+  'repairs:status',
   'changes:summary',
   'offline:get',
   'changes:marks',

@@ -44,9 +44,13 @@ export const UNMANAGED_UPDATES = {
   restartWaitingFor: null,
 };
 
+/** What `repairs:status` answers when nothing was repaired (every window asks it once painted). */
+export const NO_REPAIRS = { notices: [], profilesDamaged: null, orphanedKeys: [] };
+
 export function installFakeBridge(given: FakeHandlers): FakeBridge {
   const handlers: FakeHandlers = {
     'updates:status': () => UNMANAGED_UPDATES,
+    'repairs:status': () => NO_REPAIRS,
     'settings:language': () => SYSTEM_LANGUAGE,
     ...given,
   };

@@ -19,6 +19,9 @@ export const RETRYABLE_KINDS: readonly ErrorKind[] = [
   'offline',
   'cancelled',
   'internal',
+  // Their sentences end "free some space / make the folder writable, then try again".
+  'disk_full',
+  'read_only',
 ];
 const KEY_KINDS: readonly ErrorKind[] = ['unauthorized', 'forbidden', 'insecure_url'];
 

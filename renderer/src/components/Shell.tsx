@@ -11,8 +11,10 @@ import { focusScreenHeading, useScreenFocus } from '../lib/focus';
 import { useWords } from '../lib/i18n';
 import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, pathOf, useRoute, type Route } from '../lib/router';
-import { LazyPart, OnceNeeded, ShortcutSheet, UpdateReadyBar } from '../lazyParts';
+import { LazyPart, OnceNeeded, RepairBanners, ShortcutSheet, UpdateReadyBar } from '../lazyParts';
+import { repairsShow, useRepairsStatus } from '../lib/repairs';
 import { updateBarShows, useUpdateStatus } from '../lib/updates';
+import { ErrorView } from './ErrorView';
 import { SyncProgressBar } from './SyncProgressBar';
 import { WRITE_BLOCK_REASON_ID } from './WriteActionButton';
 
@@ -140,6 +142,37 @@ function SyncStrip() {
       <strong>{words('sync.making_available')}</strong>
       <SyncProgressBar />
     </div>
+  );
+}
+
+/**
+ * A "Make available offline" that failed (from the list, the menu or a shortcut) says why on
+ * every screen but Settings, which shows it beside its button: a full disk or a read-only data
+ * folder in its own sentence, until dismissed or run again.
+ */
+function SyncFailedBanner() {
+  const words = useWords();
+  const sync = useSync();
+  const route = useRoute();
+  const error = sync.error;
+  if (sync.running || !error || error.kind === 'busy' || route.name === 'settings') return null;
+  return (
+    <div className="banner banner-sync-failed">
+      <ErrorView error={error} title={words('settings.sync_failed')} onRetry={sync.start} />
+      <button type="button" className="button small" onClick={sync.dismissError}>
+        {words('damage.dismiss')}
+      </button>
+    </div>
+  );
+}
+
+/** The repair banners (their code loads the first time there is one to show). */
+export function Repairs() {
+  const repairs = useRepairsStatus();
+  return (
+    <OnceNeeded when={repairsShow(repairs.data)}>
+      <RepairBanners />
+    </OnceNeeded>
   );
 }
 
@@ -300,8 +333,10 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
           </ul>
         </nav>
         <div className="app-content">
+          <Repairs />
           <OfflineBanner />
           <SyncStrip />
+          <SyncFailedBanner />
           <OnceNeeded when={updateBarShows(updates.data)}>
             <UpdateReadyBar />
           </OnceNeeded>

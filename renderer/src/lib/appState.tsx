@@ -72,6 +72,8 @@ interface SyncApi {
   error: AppError | null;
   start(): void;
   cancel(): void;
+  /** The user has read the last run's failure. */
+  dismissError(): void;
 }
 
 const SyncContext = createContext<SyncApi | null>(null);
@@ -138,9 +140,11 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     );
   }, [toasts, words]);
 
+  const dismissError = useCallback(() => setError(null), []);
+
   const api = useMemo(
-    () => ({ running, progress, summary, error, start, cancel }),
-    [running, progress, summary, error, start, cancel],
+    () => ({ running, progress, summary, error, start, cancel, dismissError }),
+    [running, progress, summary, error, start, cancel, dismissError],
   );
   return <SyncContext.Provider value={api}>{children}</SyncContext.Provider>;
 }
