@@ -168,17 +168,22 @@ function NoticeText({ notice }: { notice: RepairNotice }) {
       return (
         <>
           <p>
-            {words('damage.cache.lost', {
-              known: reportsLost === null ? 'no' : 'yes',
-              count: reportsLost ?? 0,
-            })}{' '}
-            {kept.length > 0 &&
-              words('damage.cache.kept', {
-                kept: words.intl.formatList(
-                  kept.map((item) => words(KEPT_WORDS[item])),
-                  { type: 'conjunction' },
-                ),
-              })}
+            {joinSentences(words, [
+              words('damage.cache.lost', {
+                known: reportsLost === null ? 'no' : 'yes',
+                count: reportsLost ?? 0,
+              }),
+              ...(kept.length > 0
+                ? [
+                    words('damage.cache.kept', {
+                      kept: words.intl.formatList(
+                        kept.map((item) => words(KEPT_WORDS[item])),
+                        { type: 'conjunction' },
+                      ),
+                    }),
+                  ]
+                : []),
+            ])}
           </p>
           <p>
             {names.length > 0
@@ -199,11 +204,14 @@ function NoticeText({ notice }: { notice: RepairNotice }) {
       const { backupSavedAt, entriesLost } = notice.details;
       return (
         <p>
-          {words('damage.local_restored.text', {
-            restored: backupSavedAt ? 'yes' : 'no',
-            time: backupSavedAt ? when(words, backupSavedAt) : '',
-          })}
-          {entriesLost !== null && <> {words('damage.local_restored.lost', { count: entriesLost })}</>}
+          {joinSentences(words, [
+            words('damage.local_restored.text', {
+              restored: backupSavedAt ? 'yes' : 'no',
+              time: backupSavedAt ? when(words, backupSavedAt) : '',
+            }),
+            // Sentences joined as the language joins them (no space in Japanese or Chinese).
+            ...(entriesLost !== null ? [words('damage.local_restored.lost', { count: entriesLost })] : []),
+          ])}
         </p>
       );
     }
