@@ -30,33 +30,35 @@ function CompareTable({ compare, group }: { compare: CompareAnswer; group: Chang
   const changes = compare.changes.filter((c) => group === null || changeGroup(c) === group);
   if (changes.length === 0) return <p className="muted">{words('history.compare.none')}</p>;
   return (
-    <table className="table history-table history-compare-table">
-      <caption className="visually-hidden">{words('history.compare.caption')}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{words('report.field.url')}</th>
-          <th scope="col">{words('history.compare.change')}</th>
-          <th scope="col">{words('history.compare.before')}</th>
-          <th scope="col">{words('history.compare.after')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {changes.map((change) => (
-          <tr key={change.url} data-group={changeGroup(change)}>
-            <td className="url-cell" dir="ltr" title={change.url}>
-              {change.url}
-            </td>
-            <td>{words(GROUP_LABELS[changeGroup(change)], { count: 1 })}</td>
-            <td>
-              <ResultBadge result={change.before} /> <ReportLink id={change.beforeId} />
-            </td>
-            <td>
-              <ResultBadge result={change.after} /> <ReportLink id={change.afterId} />
-            </td>
+    <div className="table-scroll">
+      <table className="table history-table history-compare-table">
+        <caption className="visually-hidden">{words('history.compare.caption')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{words('report.field.url')}</th>
+            <th scope="col">{words('history.compare.change')}</th>
+            <th scope="col">{words('history.compare.before')}</th>
+            <th scope="col">{words('history.compare.after')}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {changes.map((change) => (
+            <tr key={change.url} data-group={changeGroup(change)}>
+              <td className="url-cell" dir="ltr" title={change.url}>
+                {change.url}
+              </td>
+              <td>{words(GROUP_LABELS[changeGroup(change)], { count: 1 })}</td>
+              <td>
+                <ResultBadge result={change.before} /> <ReportLink id={change.beforeId} />
+              </td>
+              <td>
+                <ResultBadge result={change.after} /> <ReportLink id={change.afterId} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -62,34 +62,36 @@ export function HistoryUrls({
       {query.isPending && <LoadingPlaceholder lines={3} label={words('history.loading')} />}
       {first && urls.length === 0 && <p className="muted">{words('history.urls.none')}</p>}
       {urls.length > 0 && (
-        <table className="table history-table">
-          <caption className="visually-hidden">{words('history.urls.caption', { period: title })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{words('report.field.url')}</th>
-              <th scope="col">{words('report.field.result')}</th>
-              <th scope="col">{words('history.urls.report')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {urls.map((entry) => (
-              <tr key={entry.url}>
-                <td className="url-cell" dir="ltr" title={entry.url}>
-                  {entry.url}
-                </td>
-                <td>
-                  <ResultBadge result={entry.result} />
-                </td>
-                <td>
-                  <a href={`#/reports/${encodeURIComponent(entry.id)}`}>
-                    {words('history.report_link', { id: entry.id })}
-                  </a>{' '}
-                  <DateText value={entry.generatedAt} />
-                </td>
+        <div className="table-scroll">
+          <table className="table history-table">
+            <caption className="visually-hidden">{words('history.urls.caption', { period: title })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{words('report.field.url')}</th>
+                <th scope="col">{words('report.field.result')}</th>
+                <th scope="col">{words('history.urls.report')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {urls.map((entry) => (
+                <tr key={entry.url}>
+                  <td className="url-cell" dir="ltr" title={entry.url}>
+                    {entry.url}
+                  </td>
+                  <td>
+                    <ResultBadge result={entry.result} />
+                  </td>
+                  <td>
+                    <a href={`#/reports/${encodeURIComponent(entry.id)}`}>
+                      {words('history.report_link', { id: entry.id })}
+                    </a>{' '}
+                    <DateText value={entry.generatedAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {query.hasNextPage && (
         <button
