@@ -26,6 +26,7 @@ import {
   AccountScreen,
   CreateReport,
   DamagedProfiles,
+  HistoryScreen,
   LazyScreen,
   PrivacyEdit,
   ProfilesScreen,
@@ -98,9 +99,16 @@ function CoreEvents() {
     }
 
     function onKey(event: KeyboardEvent) {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
       if (document.querySelector('[aria-modal="true"]')) return;
       const key = event.key.toLowerCase();
+      // Ctrl+Shift+H: History (Cmd+H hides the app on macOS, Ctrl+H is the browser's history).
+      if (event.shiftKey) {
+        if (key !== 'h' || latest.current.profileId === null) return;
+        event.preventDefault();
+        navigate('/history');
+        return;
+      }
       const command: AppCommand | null =
         key === 'f' ? 'focus-search' : key === 'n' ? 'new-report' : key === 'r' ? 'refresh' : null;
       if (!command || latest.current.profileId === null) return;
@@ -140,6 +148,7 @@ const TITLES: Record<Route['name'], MessageId> = {
   account: 'account.heading',
   profiles: 'nav.profiles',
   settings: 'settings.heading',
+  history: 'history.heading',
   'not-found': 'app.screen.not_found',
 };
 
@@ -222,6 +231,9 @@ function screenFor(route: Route, profileId: string | null) {
       return <AccountScreen profileId={profileId} />;
     case 'settings':
       return <SettingsScreen profileId={profileId} />;
+    case 'history':
+      // Keyed by profile: its filters and chosen period are another profile's.
+      return <HistoryScreen key={profileId} profileId={profileId} />;
     case 'not-found':
       return <NotFound path={route.path} />;
   }

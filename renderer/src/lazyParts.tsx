@@ -29,6 +29,7 @@ export const CreateReport = later(() => import('./screens/ReportForms').then((m)
 export const PrivacyEdit = later(() => import('./screens/ReportForms').then((m) => m.PrivacyEdit));
 export const ReportDetail = later(() => import('./screens/ReportDetail').then((m) => m.ReportDetail));
 export const AccountScreen = later(() => import('./screens/Account').then((m) => m.AccountScreen));
+export const HistoryScreen = later(() => import('./screens/History').then((m) => m.HistoryScreen));
 export const SettingsScreen = later(() => import('./screens/Settings').then((m) => m.SettingsScreen));
 
 export const ShortcutSheet = later(() => import('./components/ShortcutSheet').then((m) => m.ShortcutSheet));

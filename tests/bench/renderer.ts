@@ -54,7 +54,7 @@ interface PageGlobals {
 }
 declare const window: PageGlobals;
 
-async function buildRenderer(outDir: string): Promise<void> {
+export async function buildRenderer(outDir: string): Promise<void> {
   const vite = join(import.meta.dirname, '../../node_modules/vite/bin/vite.js');
   await promisify(execFile)(
     process.execPath,

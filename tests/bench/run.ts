@@ -9,6 +9,7 @@ import { runExport } from './export';
 import { runFullSync } from './fullSync';
 import { runGatewayOverhead } from './gatewayOverhead';
 import { runHistory } from './history';
+import { runHistoryScreen } from './historyScreen';
 import { runMemory } from './memory';
 import { runMillion } from './million';
 import { runOfflineQuery } from './offlineQuery';
@@ -25,6 +26,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   memory: runMemory,
   million: runMillion,
   history: runHistory,
+  'history-screen': runHistoryScreen,
 };
 
 async function main(names: string[]): Promise<number> {

@@ -204,6 +204,24 @@ test('en-XA: every screen and dialog pseudo-localised, nothing cut off or overla
     await expect(heading('privacy_form.heading')).toBeVisible();
     await look('Edit privacy');
 
+    // History over the synced copy: the chart (one period chosen), the table, a period's URLs, a compare.
+    await navTo('history.heading');
+    await expect(page.locator('.history-chart')).toBeVisible();
+    await page.locator('.history-chart').focus();
+    await page.keyboard.press('Home');
+    await look('History chart');
+    await button('history.view.table').click();
+    await page.locator('table.history-periods-table tbody tr').first().getByRole('button').click();
+    await expect(page.locator('.history-urls tbody tr').first()).toBeVisible();
+    await look('History table and a period’s URLs');
+    await button('history.view.chart').click();
+    await button('history.compare_from_here').click();
+    await page.keyboard.press('End');
+    await page.locator('#history-compare-to').fill(new Date().toISOString().slice(0, 10));
+    await button('history.compare.run').click();
+    await expect(page.locator('.history-compare-summary')).toBeVisible();
+    await look('History compare');
+
     await navTo('nav.new_report');
     await look('New report');
     await button('create.submit').click();
@@ -371,6 +389,23 @@ test(`right to left (${RIGHT_TO_LEFT}): mirrored from the first frame, user data
     await navTo('settings.heading');
     await expect(heading('settings.heading')).toBeVisible();
     await expectAccessible(page, `Settings in ${RIGHT_TO_LEFT}`);
+
+    // History mirrored: the oldest period on the right, ← moves to the next (newer) one.
+    await stack.core.handlers['cache:sync'](undefined);
+    await navTo('history.heading');
+    const columns = page.locator('.history-columns:not(.history-generated-row) .history-column');
+    await expect(columns.first()).toBeVisible();
+    const oldest = (await columns.first().boundingBox())!;
+    const newest = (await columns.last().boundingBox())!;
+    expect(oldest.x).toBeGreaterThan(newest.x);
+    await page.locator('.history-chart').focus();
+    await page.keyboard.press('Home');
+    await expect(columns.nth(0)).toHaveClass(/selected/);
+    await page.keyboard.press('ArrowLeft');
+    await expect(columns.nth(1)).toHaveClass(/selected/);
+    await page.keyboard.press('ArrowRight');
+    await expect(columns.nth(0)).toHaveClass(/selected/);
+    await expectAccessible(page, `History in ${RIGHT_TO_LEFT}`);
   } finally {
     await close(walk);
   }

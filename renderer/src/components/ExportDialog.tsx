@@ -5,12 +5,13 @@
  * and the dialog says so before and after.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ExportProgress, ExportResult } from '../../../shared/contract';
+import type { ExportProgress } from '../../../shared/contract';
 import type { ListQuery } from '../../../shared/model';
 import { useToasts, useWriteBlockReason } from '../lib/appState';
 import type { RendererMessageId as MessageId } from '../../../shared/i18n/messages';
 import { call, CallError, errorOf, onEvent } from '../lib/bridge';
 import { timeAgo } from '../lib/format';
+import { saveExport } from '../lib/saveExport';
 import { useWords, type RendererWords } from '../lib/i18n';
 import { ErrorView } from './ErrorView';
 import { Modal } from './Modal';
@@ -21,28 +22,6 @@ const FORMATS: { value: Format; label: MessageId; hint: MessageId }[] = [
   { value: 'csv', label: 'export.format.csv', hint: 'export.format.csv.hint' },
   { value: 'json', label: 'export.format.json', hint: 'export.format.json.hint' },
 ];
-
-/** Saves through the app's dialog, or (the preview) as a browser download. Answers where. */
-async function save(result: ExportResult): Promise<string | null> {
-  if (result.saveBy === 'dialog') {
-    const saved = await call('export:save', {
-      fileName: result.fileName,
-      format: result.format,
-      content: result.content,
-    });
-    if (!saved.download) return saved.path;
-  }
-  const type = result.format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json';
-  const url = URL.createObjectURL(new Blob([result.content], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = result.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return result.fileName;
-}
 
 function progressText(words: RendererWords, progress: ExportProgress | null): string {
   if (!progress) return words('export.starting');
@@ -90,7 +69,7 @@ export function ExportDialog({
         query: { search, search_by, project, result, sort_by, sort },
         format,
       });
-      const where = await save(exported);
+      const where = await saveExport(exported);
       if (where === null) {
         toasts.show(words('export.not_saved'));
       } else if (exported.source === 'cache') {

@@ -281,6 +281,7 @@ function useShortcutSheet(): [boolean, (open: boolean) => void] {
 const NAV: { path: string; label: MessageId; match: Route['name'][] }[] = [
   { path: '/reports', label: 'nav.reports', match: ['reports', 'report', 'privacy'] },
   { path: '/reports/new', label: 'nav.new_report', match: ['new-report'] },
+  { path: '/history', label: 'history.heading', match: ['history'] },
   { path: '/account', label: 'account.heading', match: ['account'] },
   { path: '/profiles', label: 'nav.profiles', match: ['profiles', 'welcome'] },
   { path: '/settings', label: 'settings.heading', match: ['settings'] },

@@ -23,6 +23,7 @@ export const SHORTCUTS: { area: MessageId; keys: { keys: Key[][]; does: MessageI
       { keys: [[key('keys.ctrl'), sign('F')]], does: 'shortcuts.search' },
       { keys: [[key('keys.ctrl'), sign('N')]], does: 'shortcuts.new_report' },
       { keys: [[key('keys.ctrl'), sign('R')]], does: 'shortcuts.refresh' },
+      { keys: [[key('keys.ctrl'), key('keys.shift'), sign('H')]], does: 'shortcuts.history' },
       { keys: [[sign('?')]], does: 'shortcuts.show' },
       { keys: [[key('keys.esc')]], does: 'shortcuts.close_dialog' },
     ],
@@ -38,6 +39,14 @@ export const SHORTCUTS: { area: MessageId; keys: { keys: Key[][]; does: MessageI
       { keys: [[key('keys.shift'), key('keys.space')]], does: 'shortcuts.select_range' },
       { keys: [[reading(1)]], does: 'shortcuts.next_page' },
       { keys: [[reading(-1)]], does: 'shortcuts.previous_page' },
+    ],
+  },
+  {
+    area: 'shortcuts.area.history_chart',
+    keys: [
+      { keys: [[reading(1)], [reading(-1)]], does: 'shortcuts.history_period' },
+      { keys: [[key('keys.home')], [key('keys.end')]], does: 'shortcuts.history_first_last' },
+      { keys: [[key('keys.enter')]], does: 'shortcuts.history_urls' },
     ],
   },
 ];

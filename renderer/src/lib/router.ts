@@ -13,6 +13,7 @@ export type Route =
   | { name: 'account' }
   | { name: 'profiles' }
   | { name: 'settings' }
+  | { name: 'history' }
   | { name: 'not-found'; path: string };
 
 const LAST_ROUTE_KEY = 'reportdesk.lastRoute';
@@ -28,6 +29,7 @@ const PATTERNS: [RegExp, (m: RegExpMatchArray) => Route][] = [
   [/^\/account$/, () => ({ name: 'account' })],
   [/^\/profiles$/, () => ({ name: 'profiles' })],
   [/^\/settings$/, () => ({ name: 'settings' })],
+  [/^\/history$/, () => ({ name: 'history' })],
 ];
 
 export function parsePath(path: string): Route {
@@ -57,6 +59,8 @@ export function pathOf(route: Route): string {
       return '/profiles';
     case 'settings':
       return '/settings';
+    case 'history':
+      return '/history';
     case 'not-found':
       return route.path;
   }

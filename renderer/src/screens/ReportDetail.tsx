@@ -8,6 +8,7 @@ import { BackToReports } from '../components/BackLink';
 import { FieldRow, FieldTable } from '../components/FieldValue';
 import { ConfirmDialog } from '../components/Modal';
 import { ReportFallback } from '../components/ReportFallback';
+import { UrlTimeline } from '../components/UrlTimeline';
 import { WriteActionButton } from '../components/WriteActionButton';
 import { useReportVisibleSource, useToasts, useWriteBlockReason } from '../lib/appState';
 import { call, errorOf } from '../lib/bridge';
@@ -160,6 +161,8 @@ export function ReportDetail({ profileId, id }: { profileId: string; id: string 
           <FieldTable fields={extra} />
         )}
       </div>
+
+      <UrlTimeline profileId={profileId} url={report.url} reportId={report.id} />
 
       {confirming && (
         <ConfirmDialog

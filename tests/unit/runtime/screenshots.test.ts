@@ -31,6 +31,8 @@ describe('npm run screenshots', () => {
       'changes-since-light',
       'updates-ready-dark',
       'privacy-light',
+      'history-light',
+      'url-timeline-dark',
       'shortcuts-dark',
     ]);
     expect(
@@ -44,6 +46,7 @@ describe('npm run screenshots', () => {
         'tests/e2e/a11y.spec.ts',
         'tests/e2e/app.spec.ts',
         'tests/e2e/exportBulkLinks.spec.ts',
+        'tests/e2e/history.spec.ts',
         'tests/e2e/keepOffline.spec.ts',
         'tests/e2e/updates.spec.ts',
       ],
