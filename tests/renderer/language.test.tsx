@@ -129,10 +129,11 @@ describe('the first frame’s language (boot.ts)', () => {
     localStorage.setItem('reportdesk.language', 'en-XA');
     document.documentElement.dataset.language = 'ar-XB';
     expect(guessedLanguage()).toBe('ar-XB');
-    // A language this build has no catalogue for is not asked for: the one shown last instead.
     document.documentElement.dataset.language = 'de';
-    expect(guessedLanguage()).toBe('en-XA');
+    expect(guessedLanguage()).toBe('de');
+    // A language this build has no catalogue for is not asked for: the one shown last instead.
     document.documentElement.dataset.language = 'xx';
+    expect(guessedLanguage()).toBe('en-XA');
     localStorage.removeItem('reportdesk.language');
     expect(guessedLanguage()).toBe('en');
   });
@@ -170,11 +171,19 @@ describe('Settings › Language', () => {
     settings({ choice: 'system', systemLanguages: ['de-DE', 'en-US'], runLanguage: null });
     const select = (await screen.findByLabelText('Language')) as HTMLSelectElement;
     expect([...select.options].map((option) => [option.value, option.text])).toEqual([
-      ['system', 'System (English)'],
+      ['system', 'System (Deutsch)'],
       ['en', 'English'],
+      ['de', 'Deutsch'],
+      ['fr', 'Français'],
+      ['es', 'Español'],
+      ['pt-BR', 'Português (Brasil)'],
+      ['ja', '日本語'],
+      ['zh-CN', '简体中文'],
+      ['ar', 'العربية'],
     ]);
     expect(select.value).toBe('system');
     expect(within(select).getByText('English').getAttribute('lang')).toBe('en');
+    expect(within(select).getByText('العربية').getAttribute('lang')).toBe('ar');
   });
 
   it('keeps a choice through the core and shows it', async () => {
