@@ -51,17 +51,17 @@ export const BUCKET = (ms: string, size: 'h' | 'd') =>
   `((${ms} - ((${ms} % ${BUCKET_MS[size]}) + ${BUCKET_MS[size]}) % ${BUCKET_MS[size]}) / ${BUCKET_MS[size]})`;
 
 /** The point just before (at, tie) among `row`'s URL's points. */
-const BEFORE = (row: string, at: string, tie: string, columns = 'at, tie') =>
+export const BEFORE = (row: string, at: string, tie: string, columns = 'at, tie') =>
   `SELECT ${columns} FROM history_points WHERE scope = ${row}.scope AND url = ${row}.url
    AND (at, tie) < (${at}, ${tie}) ORDER BY at DESC, tie DESC LIMIT 1`;
 
 /** The point just after (at, tie) among `row`'s URL's points. */
-const AFTER = (row: string, at: string, tie: string, columns = 'at, tie') =>
+export const AFTER = (row: string, at: string, tie: string, columns = 'at, tie') =>
   `SELECT ${columns} FROM history_points WHERE scope = ${row}.scope AND url = ${row}.url
    AND (at, tie) > (${at}, ${tie}) ORDER BY at, tie LIMIT 1`;
 
 /** [project, result, delta, generated]: one change to the sums; a NULL result is none. */
-type Change = [project: string, result: string, delta: number, generated: number];
+export type Change = [project: string, result: string, delta: number, generated: number];
 
 /** The hour and the day of `at`, as (size, bucket) rows. */
 const BUCKETS_OF = (at: string) =>
@@ -84,7 +84,7 @@ const ADD_TO_BUCKETS = (row: string, [p1, r1, d1, g1]: Change, [p2, r2, d2, g2]:
     ON CONFLICT DO UPDATE SET delta = delta + excluded.delta, generated = generated + excluded.generated;`;
 
 /** A counted row of reports becomes a point of its URL, between its neighbours. */
-const ADD_POINT = (row: string) => `
+export const ADD_POINT = (row: string) => `
     INSERT INTO history_points (scope, url, at, tie, project, result, prev_result, prev_project, prev_tie, next_at)
     SELECT ${row}.scope, ${row}.url, ${AT(row)}, ${TIE(row)}, coalesce(${row}.project, ''), ${RESULT(row)},
       previous.result, previous.project, previous.tie, (${AFTER(row, AT(row), TIE(row), 'at')})
@@ -92,7 +92,7 @@ const ADD_POINT = (row: string) => `
     WHERE ${COUNTED(row)};`;
 
 /** The point of a row of reports goes (nothing when it was not counted). */
-const REMOVE_POINT = (row: string) => `
+export const REMOVE_POINT = (row: string) => `
     DELETE FROM history_points
     WHERE scope = ${row}.scope AND url = ${row}.url AND at = ${AT(row)} AND tie = ${TIE(row)};`;
 
