@@ -25,9 +25,10 @@ export const FLUSH_HISTORY = [
   'DELETE FROM history_pending',
 ] as const;
 
-/** Adds the pending changes to the sums (in the caller's transaction); answers whether there were any. */
-export function flushHistory(statement: (sql: string) => Database.Statement): boolean {
-  if (statement('SELECT 1 FROM history_pending LIMIT 1').get() === undefined) return false;
+/**
+ * Adds the pending changes to the sums and empties the table (in the caller's transaction). On
+ * an empty table the three statements read one empty page each: about 2 µs of CPU in all.
+ */
+export function flushHistory(statement: (sql: string) => Database.Statement): void {
   for (const sql of FLUSH_HISTORY) statement(sql).run();
-  return true;
 }

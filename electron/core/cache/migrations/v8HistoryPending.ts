@@ -15,7 +15,17 @@
  * history_points, the sums and what they mean are unchanged (v6History.ts). Never edit (append a
  * new version instead).
  */
-import { ADD_POINT, AFTER, AT, BEFORE, BUCKET, REMOVE_POINT, RESULT, TIE, type Change } from './v6History';
+import {
+  ADD_POINT,
+  AFTER,
+  AT,
+  BUCKET,
+  POINT_TRIGGERS,
+  REMOVE_POINT,
+  RESULT,
+  TIE,
+  type Change,
+} from './v6History';
 
 /** Appends two changes to the sums of `row.at`'s hour (a NULL result is none). */
 const PEND = (row: string, [p1, r1, d1, g1]: Change, [p2, r2, d2, g2]: Change) => `
@@ -55,28 +65,7 @@ export const V8_HISTORY_PENDING = `
     WHERE scope = new.scope AND url = new.url AND at = ${AT('new')} AND tie = ${TIE('new')};
   END;
 
-  -- A new point links its neighbours to itself and counts in its hour.
-  CREATE TRIGGER history_point_added AFTER INSERT ON history_points BEGIN
-    UPDATE history_points SET next_at = new.at
-    WHERE scope = new.scope AND url = new.url
-      AND (at, tie) = (${BEFORE('new', 'new.at', 'new.tie')});
-    UPDATE history_points SET prev_result = new.result, prev_project = new.project, prev_tie = new.tie
-    WHERE scope = new.scope AND url = new.url
-      AND (at, tie) = (${AFTER('new', 'new.at', 'new.tie')});
-    ${PEND('new', ['new.project', 'new.result', 1, 1], ['new.prev_project', 'new.prev_result', -1, 0])}
-  END;
-  -- A point gone links its neighbours to each other (not while its whole scope is cleared).
-  CREATE TRIGGER history_point_removed AFTER DELETE ON history_points
-  WHEN NOT EXISTS (SELECT 1 FROM history_clearing WHERE scope = old.scope) BEGIN
-    UPDATE history_points SET next_at = old.next_at
-    WHERE scope = old.scope AND url = old.url
-      AND (at, tie) = (${BEFORE('old', 'old.at', 'old.tie')});
-    UPDATE history_points
-    SET prev_result = old.prev_result, prev_project = old.prev_project, prev_tie = old.prev_tie
-    WHERE scope = old.scope AND url = old.url
-      AND (at, tie) = (${AFTER('old', 'old.at', 'old.tie')});
-    ${PEND('old', ['old.project', 'old.result', -1, -1], ['old.prev_project', 'old.prev_result', 1, 0])}
-  END;
+  ${POINT_TRIGGERS(PEND)}
   -- A point whose result or project changed: the point after it sees it, and its hour counts it anew.
   CREATE TRIGGER history_point_rerated AFTER UPDATE OF project, result ON history_points
   WHEN old.project IS NOT new.project OR old.result IS NOT new.result BEGIN
@@ -84,10 +73,5 @@ export const V8_HISTORY_PENDING = `
     WHERE scope = new.scope AND url = new.url
       AND (at, tie) = (${AFTER('new', 'new.at', 'new.tie')});
     ${PEND('new', ['old.project', 'old.result', -1, -1], ['new.project', 'new.result', 1, 1])}
-  END;
-  -- A point whose previous point changed changes what it moves at its instant.
-  CREATE TRIGGER history_point_relinked AFTER UPDATE OF prev_result, prev_project ON history_points
-  WHEN old.prev_result IS NOT new.prev_result OR old.prev_project IS NOT new.prev_project BEGIN
-    ${PEND('new', ['old.prev_project', 'old.prev_result', 1, 0], ['new.prev_project', 'new.prev_result', -1, 0])}
   END;
   `;
