@@ -377,6 +377,7 @@ const TARGETS = {
   ],
   'electron/core/cache/historyPending.ts': [
     'tests/integration/historyCache.test.ts',
+    'tests/integration/pageWrite.test.ts',
     'tests/integration/historyProperty.test.ts',
   ],
   'electron/core/cache/historyCounts.ts': [
