@@ -369,6 +369,17 @@ const TARGETS = {
     'tests/integration/cacheMigrations.test.ts',
     'tests/integration/historyProperty.test.ts',
   ],
+  // Issue 29: history's triggers made cheaper (v8), the sums brought up to date per transaction.
+  'electron/core/cache/migrations/v8HistoryPending.ts': [
+    'tests/integration/historyCache.test.ts',
+    'tests/integration/cacheMigrations.test.ts',
+    'tests/integration/historyProperty.test.ts',
+  ],
+  'electron/core/cache/historyPending.ts': [
+    'tests/integration/historyCache.test.ts',
+    'tests/integration/pageWrite.test.ts',
+    'tests/integration/historyProperty.test.ts',
+  ],
   'electron/core/cache/historyCounts.ts': [
     'tests/unit/cache/historyEdges.test.ts',
     'tests/integration/historyCache.test.ts',

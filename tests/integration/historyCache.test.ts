@@ -48,6 +48,7 @@ function historyRows(scope: string) {
     buckets: count('history_buckets'),
     projectBuckets: count('history_project_buckets'),
     clearing: count('history_clearing'),
+    pending: count('history_pending'),
   };
 }
 
@@ -146,7 +147,7 @@ describe('the counts equal a plain count after every kind of write', () => {
     cache.putReports(OTHER, theirs, AT);
     cache.clearScope(SCOPE);
     // All at once: no point, no sum left behind (not even sums brought back to zero).
-    expect(historyRows(SCOPE)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0 });
+    expect(historyRows(SCOPE)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0, pending: 0 });
     expect(historyRows(OTHER).points).toBe(
       theirs.filter((r) => r.result !== null && r.generated_at !== 'not a date').length,
     );
@@ -156,12 +157,34 @@ describe('the counts equal a plain count after every kind of write', () => {
     cache.putReports(SCOPE, mine.slice(0, 20), AT);
     expectMatches(mine.slice(0, 20), SCOPE);
     cache.clearAll();
-    expect(historyRows(SCOPE)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0 });
-    expect(historyRows(OTHER)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0 });
+    expect(historyRows(SCOPE)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0, pending: 0 });
+    expect(historyRows(OTHER)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0, pending: 0 });
     expectMatches([], SCOPE);
     expectMatches([], OTHER);
     cache.putReports(OTHER, theirs, AT);
     expectMatches(theirs, OTHER);
+  });
+
+  it('the sums are brought up to date before each commit, also when one transaction writes, clears and writes again', () => {
+    const mine = randomCopy(mulberry32(3), { start: START, days: 10, reports: 60 });
+    const theirs = randomCopy(mulberry32(4), { start: START, days: 10, reports: 60 });
+    cache.transaction(() => {
+      cache.putReports(SCOPE, mine, AT);
+      cache.putReports(OTHER, theirs, AT);
+      // The scope's changes made so far in this transaction are not summed into the cleared sums.
+      cache.clearCopy(SCOPE);
+      cache.putReports(SCOPE, mine.slice(0, 20), AT);
+    });
+    expect(historyRows(SCOPE).pending).toBe(0);
+    expect(historyRows(OTHER).pending).toBe(0);
+    expectMatches(mine.slice(0, 20), SCOPE);
+    expectMatches(theirs, OTHER);
+    cache.transaction(() => {
+      cache.putReports(SCOPE, mine, AT);
+      cache.clearCopy(SCOPE);
+    });
+    expect(historyRows(SCOPE)).toEqual({ points: 0, buckets: 0, projectBuckets: 0, clearing: 0, pending: 0 });
+    expectMatches([], SCOPE);
   });
 });
 

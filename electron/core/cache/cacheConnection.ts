@@ -27,6 +27,7 @@ import type { Logger } from '../log';
 import { isDamage } from '../sqliteFile';
 import { storageFailure } from '../storageFailure';
 import { CACHE_ID_META, ChangeOutbox, moveLegacyChangeLog } from './changeOutbox';
+import { flushHistory } from './historyPending';
 import { migrate } from './migrations';
 
 /** The failure of a transaction cut short because the file was damaged (it was set aside meanwhile). */
@@ -123,7 +124,14 @@ export class CacheConnection {
     if (this.guard.follow(true)) throw cacheResetFailure();
     let result: T;
     try {
-      result = this.guard.db.transaction(fn).immediate();
+      // The history's sums are brought up to date before the commit (historyPending.ts).
+      result = this.guard.db
+        .transaction(() => {
+          const done = fn();
+          flushHistory((sql) => this.statement(sql));
+          return done;
+        })
+        .immediate();
     } catch (error) {
       if (!isDamage(error)) {
         throw storageFailure(error, { folder: dirname(this.options.file), place: 'data_folder' }) ?? error;

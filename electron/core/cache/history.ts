@@ -239,6 +239,8 @@ export class HistoryReads {
     this.statement('INSERT OR IGNORE INTO history_clearing (scope) VALUES (?)').run(scope);
     this.statement('DELETE FROM history_points WHERE scope = ?').run(scope);
     this.statement('DELETE FROM history_clearing WHERE scope = ?').run(scope);
+    // Changes this transaction made to the sums before, summed at its end into none.
+    this.statement('DELETE FROM history_pending WHERE scope = ?').run(scope);
     this.statement('DELETE FROM history_buckets WHERE scope = ?').run(scope);
     this.statement('DELETE FROM history_project_buckets WHERE scope = ?').run(scope);
   }

@@ -11,6 +11,7 @@ import { V4_OFFLINE_CHANGES } from './v4OfflineChanges';
 import { V5_LIST_COUNTS } from './v5ListCounts';
 import { V6_HISTORY } from './v6History';
 import { V7_CHANGE_OUTBOX } from './v7ChangeOutbox';
+import { V8_HISTORY_PENDING } from './v8HistoryPending';
 
 export const MIGRATIONS: readonly string[] = [
   V1_INITIAL,
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly string[] = [
   V5_LIST_COUNTS,
   V6_HISTORY,
   V7_CHANGE_OUTBOX,
+  V8_HISTORY_PENDING,
 ];
 
 /**

@@ -51,17 +51,17 @@ export const BUCKET = (ms: string, size: 'h' | 'd') =>
   `((${ms} - ((${ms} % ${BUCKET_MS[size]}) + ${BUCKET_MS[size]}) % ${BUCKET_MS[size]}) / ${BUCKET_MS[size]})`;
 
 /** The point just before (at, tie) among `row`'s URL's points. */
-const BEFORE = (row: string, at: string, tie: string, columns = 'at, tie') =>
+export const BEFORE = (row: string, at: string, tie: string, columns = 'at, tie') =>
   `SELECT ${columns} FROM history_points WHERE scope = ${row}.scope AND url = ${row}.url
    AND (at, tie) < (${at}, ${tie}) ORDER BY at DESC, tie DESC LIMIT 1`;
 
 /** The point just after (at, tie) among `row`'s URL's points. */
-const AFTER = (row: string, at: string, tie: string, columns = 'at, tie') =>
+export const AFTER = (row: string, at: string, tie: string, columns = 'at, tie') =>
   `SELECT ${columns} FROM history_points WHERE scope = ${row}.scope AND url = ${row}.url
    AND (at, tie) > (${at}, ${tie}) ORDER BY at, tie LIMIT 1`;
 
 /** [project, result, delta, generated]: one change to the sums; a NULL result is none. */
-type Change = [project: string, result: string, delta: number, generated: number];
+export type Change = [project: string, result: string, delta: number, generated: number];
 
 /** The hour and the day of `at`, as (size, bucket) rows. */
 const BUCKETS_OF = (at: string) =>
@@ -84,7 +84,7 @@ const ADD_TO_BUCKETS = (row: string, [p1, r1, d1, g1]: Change, [p2, r2, d2, g2]:
     ON CONFLICT DO UPDATE SET delta = delta + excluded.delta, generated = generated + excluded.generated;`;
 
 /** A counted row of reports becomes a point of its URL, between its neighbours. */
-const ADD_POINT = (row: string) => `
+export const ADD_POINT = (row: string) => `
     INSERT INTO history_points (scope, url, at, tie, project, result, prev_result, prev_project, prev_tie, next_at)
     SELECT ${row}.scope, ${row}.url, ${AT(row)}, ${TIE(row)}, coalesce(${row}.project, ''), ${RESULT(row)},
       previous.result, previous.project, previous.tie, (${AFTER(row, AT(row), TIE(row), 'at')})
@@ -92,9 +92,43 @@ const ADD_POINT = (row: string) => `
     WHERE ${COUNTED(row)};`;
 
 /** The point of a row of reports goes (nothing when it was not counted). */
-const REMOVE_POINT = (row: string) => `
+export const REMOVE_POINT = (row: string) => `
     DELETE FROM history_points
     WHERE scope = ${row}.scope AND url = ${row}.url AND at = ${AT(row)} AND tie = ${TIE(row)};`;
+
+/**
+ * The triggers on history_points: a point added or removed links its neighbours, and every
+ * point change is counted by `sums` (this version: at once into the buckets; v8: pending).
+ */
+export const POINT_TRIGGERS = (sums: (row: string, first: Change, second: Change) => string) => `
+  -- A new point links its neighbours to itself and counts in its day.
+  CREATE TRIGGER history_point_added AFTER INSERT ON history_points BEGIN
+    UPDATE history_points SET next_at = new.at
+    WHERE scope = new.scope AND url = new.url
+      AND (at, tie) = (${BEFORE('new', 'new.at', 'new.tie')});
+    UPDATE history_points SET prev_result = new.result, prev_project = new.project, prev_tie = new.tie
+    WHERE scope = new.scope AND url = new.url
+      AND (at, tie) = (${AFTER('new', 'new.at', 'new.tie')});
+    ${sums('new', ['new.project', 'new.result', 1, 1], ['new.prev_project', 'new.prev_result', -1, 0])}
+  END;
+  -- A point gone links its neighbours to each other (not while its whole scope is cleared).
+  CREATE TRIGGER history_point_removed AFTER DELETE ON history_points
+  WHEN NOT EXISTS (SELECT 1 FROM history_clearing WHERE scope = old.scope) BEGIN
+    UPDATE history_points SET next_at = old.next_at
+    WHERE scope = old.scope AND url = old.url
+      AND (at, tie) = (${BEFORE('old', 'old.at', 'old.tie')});
+    UPDATE history_points
+    SET prev_result = old.prev_result, prev_project = old.prev_project, prev_tie = old.prev_tie
+    WHERE scope = old.scope AND url = old.url
+      AND (at, tie) = (${AFTER('old', 'old.at', 'old.tie')});
+    ${sums('old', ['old.project', 'old.result', -1, -1], ['old.prev_project', 'old.prev_result', 1, 0])}
+  END;
+  -- A point whose previous point changed changes what it moves at its instant.
+  CREATE TRIGGER history_point_relinked AFTER UPDATE OF prev_result, prev_project ON history_points
+  WHEN old.prev_result IS NOT new.prev_result OR old.prev_project IS NOT new.prev_project BEGIN
+    ${sums('new', ['old.prev_project', 'old.prev_result', 1, 0], ['new.prev_project', 'new.prev_result', -1, 0])}
+  END;
+`;
 
 /** The sums of a copy made before this version, from its points: (scope, project, size, bucket). */
 const FILL_BUCKETS = (size: 'h' | 'd') => `
@@ -181,31 +215,4 @@ export const V6_HISTORY = `
     ${ADD_POINT('new')}
   END;
 
-  -- A new point links its neighbours to itself and counts in its day.
-  CREATE TRIGGER history_point_added AFTER INSERT ON history_points BEGIN
-    UPDATE history_points SET next_at = new.at
-    WHERE scope = new.scope AND url = new.url
-      AND (at, tie) = (${BEFORE('new', 'new.at', 'new.tie')});
-    UPDATE history_points SET prev_result = new.result, prev_project = new.project, prev_tie = new.tie
-    WHERE scope = new.scope AND url = new.url
-      AND (at, tie) = (${AFTER('new', 'new.at', 'new.tie')});
-    ${ADD_TO_BUCKETS('new', ['new.project', 'new.result', 1, 1], ['new.prev_project', 'new.prev_result', -1, 0])}
-  END;
-  -- A point gone links its neighbours to each other (not while its whole scope is cleared).
-  CREATE TRIGGER history_point_removed AFTER DELETE ON history_points
-  WHEN NOT EXISTS (SELECT 1 FROM history_clearing WHERE scope = old.scope) BEGIN
-    UPDATE history_points SET next_at = old.next_at
-    WHERE scope = old.scope AND url = old.url
-      AND (at, tie) = (${BEFORE('old', 'old.at', 'old.tie')});
-    UPDATE history_points
-    SET prev_result = old.prev_result, prev_project = old.prev_project, prev_tie = old.prev_tie
-    WHERE scope = old.scope AND url = old.url
-      AND (at, tie) = (${AFTER('old', 'old.at', 'old.tie')});
-    ${ADD_TO_BUCKETS('old', ['old.project', 'old.result', -1, -1], ['old.prev_project', 'old.prev_result', 1, 0])}
-  END;
-  -- A point whose previous point changed changes what it moves at its instant.
-  CREATE TRIGGER history_point_relinked AFTER UPDATE OF prev_result, prev_project ON history_points
-  WHEN old.prev_result IS NOT new.prev_result OR old.prev_project IS NOT new.prev_project BEGIN
-    ${ADD_TO_BUCKETS('new', ['old.prev_project', 'old.prev_result', 1, 0], ['new.prev_project', 'new.prev_result', -1, 0])}
-  END;
-  `;
+  ${POINT_TRIGGERS(ADD_TO_BUCKETS)}  `;
