@@ -273,11 +273,12 @@ export const ERROR_CODES = {
   read_only: {
     kind: 'read_only',
     english: () =>
-      'ReportDesk’s data folder cannot be written to, so nothing could be saved. Reading still works.',
+      'ReportDesk’s data folder cannot be written to, so nothing could be saved. Reading still works; make the folder writable, then try again.',
   },
   damaged: {
     kind: 'damaged',
-    english: () => 'A file ReportDesk keeps is damaged. Nothing was written over it.',
+    english: () =>
+      'A file ReportDesk keeps is damaged. Nothing was written over it; restart ReportDesk, and if it keeps happening, check the logs.',
   },
   internal: {
     kind: 'internal',
@@ -461,7 +462,7 @@ export const ERROR_CODES = {
   'profiles.newer_version': {
     kind: 'internal',
     english: ({ file, version }: { file: string; version: number }) =>
-      `The profiles file ${file} was written by a newer version of ReportDesk (version ${version}). Update ReportDesk; nothing was changed.`,
+      `The profiles file ${file} was written by a newer version of ReportDesk (file format version ${version}). Update ReportDesk; nothing was changed.`,
   },
   'profiles.not_damaged': {
     kind: 'invalid_input',

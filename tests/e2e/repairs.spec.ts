@@ -130,7 +130,7 @@ test('profiles.json damaged with no backup: a screen of its own, a new list once
   await expect(orphans).toBeVisible();
   await expect(orphans).toContainText('found in a damaged profiles file');
   await expectAccessible(page, 'the first-run screen with orphaned keys', '.repair-banners');
-  await orphans.getByRole('button', { name: 'Restore all 2 profiles' }).click();
+  await orphans.getByRole('button', { name: 'Restore all profiles (2)' }).click();
   // Both back, in the order the keychain listed them.
   const options = page.getByLabel('Active profile').locator('option');
   await expect(options).toHaveCount(2);

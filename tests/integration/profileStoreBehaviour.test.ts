@@ -402,7 +402,7 @@ describe('files it does not understand', () => {
         kind: 'internal',
         code: 'profiles.newer_version',
         values: { file, version: 2 },
-        message: `The profiles file ${file} was written by a newer version of ReportDesk (version 2). Update ReportDesk; nothing was changed.`,
+        message: `The profiles file ${file} was written by a newer version of ReportDesk (file format version 2). Update ReportDesk; nothing was changed.`,
       });
     }
     expect(store.damage()).toBeNull();

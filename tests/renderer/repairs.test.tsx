@@ -106,7 +106,7 @@ describe('repair notices', () => {
     const banner = await region('The offline copy was damaged, so it was set aside and a new one started');
     expect(banner.textContent).toContain('The 500 reports it held will be fetched again from the service.');
     expect(banner.textContent).toContain(
-      'Nothing else was lost: your profiles, their settings, and the change log and what you have seen of it were not in it.',
+      'Nothing else was lost, because these are kept apart from the copy: your profiles, the settings of your profiles, and the change log with what you have seen of it.',
     );
     expect(banner.textContent).toContain(
       'It is being filled again for the profile kept available offline: Work.',
@@ -210,7 +210,7 @@ describe('orphaned keys', () => {
       'repairs:restoreKeys': () => status({}),
     });
     const banner = await region(/belong to no profile$/);
-    fireEvent.click(within(banner).getByRole('button', { name: 'Restore all 2 profiles' }));
+    fireEvent.click(within(banner).getByRole('button', { name: 'Restore all profiles (2)' }));
     await screen.findByText('2 profiles were restored.');
     expect(bridge.callsTo('repairs:restoreKeys')).toEqual([undefined]);
     await waitFor(() => expect(screen.queryByRole('region')).toBeNull());
@@ -247,7 +247,7 @@ describe('orphaned keys', () => {
         }),
     });
     const banner = await region(/belong to no profile$/);
-    fireEvent.click(within(banner).getByRole('button', { name: 'Remove all 2 keys' }));
+    fireEvent.click(within(banner).getByRole('button', { name: 'Remove all keys (2)' }));
     const dialog = await screen.findByRole('alertdialog', {
       name: 'Remove 2 keys from the system keychain?',
     });
