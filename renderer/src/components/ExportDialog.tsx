@@ -127,10 +127,12 @@ export function ExportDialog({
                 onChange={() => setFormat(option.value)}
                 data-autofocus={format === option.value ? true : undefined}
               />
-              {words.rich('export.format.choice', {
-                name: words(option.label),
-                hint: <span className="muted">{words(option.hint)}</span>,
-              })}
+              {/* The format's name, then what it is for on a line of its own: a long hint wraps
+                  under the name, never between the name and a dash. */}
+              <span className="format-option">
+                <span className="format-name">{words(option.label)}</span>
+                <span className="muted">{words(option.hint)}</span>
+              </span>
             </label>
           ))}
         </fieldset>
