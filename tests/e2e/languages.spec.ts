@@ -423,7 +423,7 @@ for (const language of ['de', 'ar'] as const) {
     try {
       walk = await open(browser, language);
       const { page, words, stack } = walk;
-      const { button, navTo, addProfileOnWelcome, inDialog } = helpers(walk);
+      const { heading, button, navTo, addProfileOnWelcome, inDialog } = helpers(walk);
       const look = async (what: string) => {
         await expectLaidOut(page, what);
         await expectAccessible(page, `${what} in ${language}`);
@@ -432,6 +432,8 @@ for (const language of ['de', 'ar'] as const) {
 
       await page.goto(stack.preview.url);
       await expect(page.locator('html')).toHaveAttribute('lang', language);
+      // The first screen drawn, not the page still waiting for it.
+      await expect(heading('welcome.heading')).toBeVisible();
       await look('Welcome');
       await addProfileOnWelcome();
       await look('Reports list');

@@ -45,7 +45,8 @@ function CompareTable({ compare, group }: { compare: CompareAnswer; group: Chang
           {changes.map((change) => (
             <tr key={change.url} data-group={changeGroup(change)}>
               <td className="url-cell" dir="ltr" title={change.url}>
-                {change.url}
+                {/* Inline inside the cell that cuts it short, as the list's URLs are. */}
+                <span>{change.url}</span>
               </td>
               <td>{words(GROUP_LABELS[changeGroup(change)], { count: 1 })}</td>
               <td>

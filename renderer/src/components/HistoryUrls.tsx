@@ -76,7 +76,8 @@ export function HistoryUrls({
               {urls.map((entry) => (
                 <tr key={entry.url}>
                   <td className="url-cell" dir="ltr" title={entry.url}>
-                    {entry.url}
+                    {/* Inline inside the cell that cuts it short, as the list's URLs are. */}
+                    <span>{entry.url}</span>
                   </td>
                   <td>
                     <ResultBadge result={entry.result} />
