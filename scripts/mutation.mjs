@@ -316,7 +316,12 @@ const TARGETS = {
     'tests/integration/profilesFile.test.ts',
   ],
   'electron/core/runMarkers.ts': ['tests/integration/guardedDatabase.test.ts'],
-  'electron/core/atomicWrite.ts': ['tests/unit/atomicWrite.test.ts', 'tests/integration/profiles.test.ts'],
+  'electron/core/atomicWrite.ts': [
+    'tests/unit/atomicWrite.test.ts',
+    // Issue 29: the fsyncs and the chmod, recorded call by call; Windows named.
+    'tests/unit/atomicWriteSync.test.ts',
+    'tests/integration/profiles.test.ts',
+  ],
   'electron/core/local/localStore.ts': [
     'tests/integration/localStore.test.ts',
     'tests/integration/changeOutbox.test.ts',
@@ -342,6 +347,8 @@ const TARGETS = {
     'tests/integration/reportCacheBehaviour.test.ts',
   ],
   'electron/core/cache/pendingWrites.ts': [
+    // Issue 29: the queue's timing and the work it does not do, on fake timers.
+    'tests/unit/cache/pendingWrites.test.ts',
     'tests/integration/cacheWriteSoon.test.ts',
     'tests/integration/cache.test.ts',
   ],
