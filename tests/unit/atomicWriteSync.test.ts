@@ -2,43 +2,19 @@
  * What makes an atomic write durable, seen through the file system calls it makes: the
  * temporary file's own fd synced before the rename, the folder's fd synced after it, and on
  * Windows (named, as it cannot run here) neither the chmod nor the folder's sync. A power cut
- * is the only thing that would show a skipped fsync, so the calls are recorded instead: the
- * real node:fs does every one of them.
+ * is the only thing that would show a skipped fsync, so the calls are recorded instead
+ * (../helpers/recordedFs.ts): the real node:fs does every one of them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { syncDirectory, writeFileAtomic } from '../../electron/core/atomicWrite';
+import { fsCalls as calls } from '../helpers/recordedFs';
 
-const calls = vi.hoisted(() => [] as string[]);
-
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  /** What each open fd is, by the path it was opened with. */
-  const opened = new Map<number, string>();
-  return {
-    ...fs,
-    openSync: vi.fn((path: string, ...rest: [string, number?]) => {
-      const fd = fs.openSync(path, ...rest);
-      opened.set(fd, path);
-      calls.push(`open ${path}`);
-      return fd;
-    }),
-    fsyncSync: vi.fn((fd: number) => {
-      calls.push(`fsync ${opened.get(fd) ?? fd}`);
-      fs.fsyncSync(fd);
-    }),
-    renameSync: vi.fn((from: string, to: string) => {
-      calls.push(`rename ${from} ${to}`);
-      fs.renameSync(from, to);
-    }),
-    chmodSync: vi.fn((path: string, mode: number) => {
-      calls.push(`chmod ${path} ${mode.toString(8)}`);
-      fs.chmodSync(path, mode);
-    }),
-  };
-});
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../helpers/recordedFs')).recordedFs(await importOriginal()),
+);
 
 let dir: string;
 beforeEach(() => {
