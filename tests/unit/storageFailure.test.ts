@@ -54,6 +54,14 @@ describe('which failures are the disk', () => {
     expect(storageProblem(new Error('no code'), dir)).toBeNull();
   });
 
+  it('an I/O error is a full disk below 64 KB free, not at 64 KB exactly, nor when the OS does not say', () => {
+    const io = coded('SQLITE_IOERR_WRITE');
+    expect(storageProblem(io, dir, () => 64 * 1024 - 1)).toBe('disk_full');
+    expect(storageProblem(io, dir, () => 64 * 1024)).toBeNull();
+    expect(storageProblem(io, dir, () => undefined)).toBeNull();
+    expect(storageProblem(coded('SQLITE_CANTOPEN'), dir, () => 0)).toBe('disk_full');
+  });
+
   onTmpfs(
     'on a real read-only mount and a real full disk, the same codes say so (as root too)',
     64 * 1024,
