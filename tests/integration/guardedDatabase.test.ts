@@ -144,6 +144,22 @@ describe('damage at open', () => {
   });
 });
 
+describe('statements', () => {
+  it('each SQL is prepared once per file: the same statement again, a new one on a new file', () => {
+    filled(10);
+    const { db } = guarded();
+    const sql = 'SELECT count(*) AS n FROM rows';
+    const first = db.statement(sql);
+    expect(db.statement(sql)).toBe(first);
+    expect(first.get()).toEqual({ n: 10 });
+    db.recover(Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' }));
+    const second = db.statement(sql);
+    expect(second).not.toBe(first);
+    expect(db.statement(sql)).toBe(second);
+    expect(second.get()).toEqual({ n: 0 });
+  });
+});
+
 describe('damage found while in use', () => {
   it('is set aside with what it still held, and the next statement runs on a new file', () => {
     filled(2000);
