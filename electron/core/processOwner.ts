@@ -69,7 +69,6 @@ let own: string | null = null;
 export function ownerToken(): string {
   const boot = procText('/proc/sys/kernel/random/boot_id');
   // Without /proc, '0' for the boot and the start second stand in: they are never compared.
-  // Stryker disable next-line MethodExpression: with its newline or not, every process hashes the boot id alike.
   own ??= `${shortHash(hostname())}-${boot === null ? '0' : shortHash(boot.trim())}-${process.pid}-${startTick(process.pid) ?? Math.floor(Date.now() / 1000 - process.uptime())}`;
   return own;
 }

@@ -3,8 +3,10 @@
  * the judgement "its process is gone" — true only when provably so on this computer.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
 import {
   isOwnerToken,
@@ -33,6 +35,20 @@ describe('owner tokens', () => {
     // Made once: the same for the life of the process.
     expect(ownerToken()).toBe(ownerToken());
   });
+
+  it.skipIf(skipWhen(!linux, 'the boot id comes from /proc, which only Linux has'))(
+    'name the boot and the host by the first 8 hex digits of the sha256 of their ids, the boot id without its newline',
+    () => {
+      // Tokens outlive the app that wrote them (an update restarts it in the same boot): the
+      // boot's part is the kernel's id as text, so every version names the same boot alike.
+      const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8');
+      expect(bootId.endsWith('\n')).toBe(true);
+      const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
+      const [, host, boot] = parts();
+      expect(boot).toBe(hash(bootId.trim()));
+      expect(host).toBe(hash(hostname()));
+    },
+  );
 
   it.each([
     '',
