@@ -70,11 +70,19 @@ export interface StoragePlace {
   offlineReports?: number;
 }
 
-/** The AppError for a storage problem at `where` (its sentence names the folder and the free space). */
-export function storageError(problem: StorageProblem, code: string, where: StoragePlace): AppError {
+/**
+ * The AppError for a storage problem at `where` (its sentence names the folder and the free
+ * space, as `free` answers it: freeBytes; tests give a figure).
+ */
+export function storageError(
+  problem: StorageProblem,
+  code: string,
+  where: StoragePlace,
+  freeOf: (folder: string) => number | undefined = freeBytes,
+): AppError {
   const { folder, place, offlineReports } = where;
   if (problem === 'disk_full') {
-    const free = freeBytes(folder);
+    const free = freeOf(folder);
     return appError(
       'storage.disk_full',
       {

@@ -120,6 +120,26 @@ describe('the sentences and the details', () => {
     expect(error.details?.freeBytes).toBeGreaterThanOrEqual(0);
   });
 
+  it('words the free space in megabytes to one decimal, rounded down, and says when it or the reports are unknown', () => {
+    const where = { folder: dir, place: 'data_folder' as const };
+    expect(
+      storageError('disk_full', 'ENOSPC', { ...where, offlineReports: 3 }, () => 1_299_999).values,
+    ).toEqual({
+      ...where,
+      freeKnown: 'yes',
+      freeMegabytes: 1.2,
+      offlineKnown: 'yes',
+      offlineReports: 3,
+    });
+    expect(storageError('disk_full', 'ENOSPC', where, () => undefined).values).toEqual({
+      ...where,
+      freeKnown: 'no',
+      freeMegabytes: 0,
+      offlineKnown: 'no',
+      offlineReports: 0,
+    });
+  });
+
   it('without the reports offline known, the sentence goes without them', () => {
     expect(
       storageError('disk_full', 'ENOSPC', { folder: join(dir, 'gone'), place: 'data_folder' }).message,
