@@ -181,6 +181,24 @@ describe('damage found while in use', () => {
     expect(asides()).toHaveLength(1);
   });
 
+  it('the whole-file check finds damage in pages no statement read, and passes a healthy file', () => {
+    const healthy = join(dir, 'healthy.sqlite');
+    filled(2000, healthy);
+    expect(() => guarded({ file: healthy }).db.assertIntact()).not.toThrow();
+    filled(2000);
+    const { db, events } = guarded();
+    overwriteMiddle(file);
+    let thrown: unknown;
+    try {
+      db.assertIntact();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isDamage(thrown)).toBe(true);
+    // Only the owner's recover sets it aside.
+    expect(events).toEqual([]);
+  });
+
   it('anything that is not damage is thrown back untouched', () => {
     const { db, events } = guarded();
     const busy = Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' });

@@ -14,6 +14,7 @@ import {
   ownerToken,
   startTick,
   SYSTEM_PROBE,
+  tokenOf,
   type ProcessProbe,
 } from '../../electron/core/processOwner';
 import { deadOwnerToken } from '../helpers/deadOwner';
@@ -49,6 +50,17 @@ describe('owner tokens', () => {
       expect(host).toBe(hash(hostname()));
     },
   );
+
+  it('are made of the facts given: a hash of the host and of the boot id without its newline, the pid, the start', () => {
+    const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
+    const facts = { host: 'desk', bootId: 'b0a7\n', pid: 42, startTick: '777', nowMs: 0, uptimeSeconds: 0 };
+    expect(tokenOf(facts)).toBe(`${hash('desk')}-${hash('b0a7')}-42-777`);
+    expect(tokenOf({ ...facts, bootId: 'b0a7' })).toBe(tokenOf(facts));
+    // Without /proc: '0' for the boot, and the start second from the clock and the uptime.
+    const withoutProc = { ...facts, bootId: null, startTick: null, nowMs: 10_000_900, uptimeSeconds: 100.5 };
+    expect(tokenOf(withoutProc)).toBe(`${hash('desk')}-0-42-9900`);
+    expect(isOwnerToken(tokenOf(withoutProc))).toBe(true);
+  });
 
   it.each([
     '',
