@@ -15,7 +15,7 @@ import { loadSyncState } from '../../electron/core/cache/syncState';
 import { generateReports, pageOf } from '../fixtures/generatedReports';
 import { overwriteMiddle } from '../helpers/damage';
 import { rejectionOf } from '../helpers/failures';
-import { syncOneAtATime } from '../helpers/syncRuns';
+import { syncOneAtATime, syncStoppedAt } from '../helpers/syncRuns';
 
 let dir: string;
 let file: string;
@@ -68,17 +68,7 @@ describe('the whole-copy check of a full sync', () => {
   it('runs once for a fresh sync, and not for a resumed one', async () => {
     const cache = open();
     const check = vi.spyOn(cache, 'assertIntact');
-    const controller = new AbortController();
-    await runFullSync({
-      cache,
-      scope: 'p',
-      concurrency: 1,
-      signal: controller.signal,
-      fetchPage: async (page) => {
-        if (page === 2) controller.abort();
-        return pageOf(reports, page);
-      },
-    }).catch(() => undefined);
+    await syncStoppedAt(cache, reports, 2);
     expect(check).toHaveBeenCalledTimes(1);
     expect(loadSyncState(cache, 'p')).not.toBeNull();
     const { asked, summary } = await syncOneAtATime(cache, reports);
