@@ -136,6 +136,8 @@ const TARGETS = {
   'electron/core/gateway/firstScreen.ts': ['tests/integration/firstScreen.test.ts'],
   'electron/core/cache/fullSync.ts': [
     'tests/integration/syncResumeMark.test.ts',
+    // Issue 29: a fresh sync checks the whole copy first, a resumed one does not.
+    'tests/integration/fullSyncCheck.test.ts',
     'tests/integration/sync.test.ts',
     'tests/integration/fullSyncBehaviour.test.ts',
     'tests/integration/fullSyncSettles.test.ts',
@@ -303,6 +305,8 @@ const TARGETS = {
   'electron/core/storageErrors.ts': ['tests/unit/storageFailure.test.ts'],
   'electron/core/sqliteFile.ts': [
     'tests/integration/sqliteFile.test.ts',
+    // Issue 29: a folder that answers its names unsorted.
+    'tests/integration/unsortedFolder.test.ts',
     'tests/integration/guardedDatabase.test.ts',
     'tests/integration/localStore.test.ts',
   ],
@@ -316,9 +320,16 @@ const TARGETS = {
     'tests/integration/profilesFile.test.ts',
   ],
   'electron/core/runMarkers.ts': ['tests/integration/guardedDatabase.test.ts'],
-  'electron/core/atomicWrite.ts': ['tests/unit/atomicWrite.test.ts', 'tests/integration/profiles.test.ts'],
+  'electron/core/atomicWrite.ts': [
+    'tests/unit/atomicWrite.test.ts',
+    // Issue 29: the fsyncs and the chmod, recorded call by call; Windows named.
+    'tests/unit/atomicWriteSync.test.ts',
+    'tests/integration/profiles.test.ts',
+  ],
   'electron/core/local/localStore.ts': [
     'tests/integration/localStore.test.ts',
+    // Issue 29: the backup's fsync and its folder's, recorded call by call.
+    'tests/integration/localStoreSync.test.ts',
     'tests/integration/changeOutbox.test.ts',
   ],
   'electron/core/local/notices.ts': ['tests/integration/localStore.test.ts'],
@@ -342,11 +353,15 @@ const TARGETS = {
     'tests/integration/reportCacheBehaviour.test.ts',
   ],
   'electron/core/cache/pendingWrites.ts': [
+    // Issue 29: the queue's timing and the work it does not do, on fake timers.
+    'tests/unit/cache/pendingWrites.test.ts',
     'tests/integration/cacheWriteSoon.test.ts',
     'tests/integration/cache.test.ts',
   ],
   'electron/core/profiles/profilesFile.ts': [
     'tests/integration/profilesFile.test.ts',
+    // Issue 29: a folder that answers its names unsorted.
+    'tests/integration/unsortedFolder.test.ts',
     'tests/integration/orphanedKeys.test.ts',
     'tests/integration/profilesBackup.test.ts',
     'tests/integration/profiles.test.ts',

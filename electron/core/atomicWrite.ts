@@ -39,8 +39,13 @@ const OWNERLESS_STALE_MS = 3_600_000;
  * Replaces `file` with `content` (UTF-8). The folder must exist. Throws the file system's
  * error (with its `code`) and leaves the old file and no temporary file behind; each caller
  * words the failure for its user. Returns the new file's stats (its inode and times).
+ * `platform` is the system's; tests name another to see what Windows would be spared.
  */
-export function writeFileAtomic(file: string, content: string): Stats {
+export function writeFileAtomic(
+  file: string,
+  content: string,
+  platform: NodeJS.Platform = process.platform,
+): Stats {
   const dir = dirname(file);
   // What killed writes left here (an export's folder is swept at its next export).
   sweepStaleTemps(dir);
@@ -49,7 +54,6 @@ export function writeFileAtomic(file: string, content: string): Stats {
   try {
     fd = openSync(temporary, 'wx', PRIVATE_FILE_MODE);
     const bytes = Buffer.from(content);
-    // Stryker disable next-line ArithmeticOperator: where the split falls moves only the crash point, never what is written.
     const half = bytes.length >> 1;
     writeAll(fd, bytes.subarray(0, half));
     crashPoint('atomic-write.half-written');
@@ -60,11 +64,10 @@ export function writeFileAtomic(file: string, content: string): Stats {
     closeSync(fd);
     fd = null;
     // The umask cannot widen 0600 on create, but say it explicitly for file systems that ignore it.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: not runnable here (win32); on Linux the file is 0600 from its creation either way.
-    if (process.platform !== 'win32') chmodSync(temporary, PRIVATE_FILE_MODE);
+    if (platform !== 'win32') chmodSync(temporary, PRIVATE_FILE_MODE);
     crashPoint('atomic-write.before-rename');
     renameSync(temporary, file);
-    syncDirectory(dir);
+    syncDirectory(dir, platform);
     return stats;
   } catch (thrown) {
     if (fd !== null) closeSync(fd);
@@ -85,10 +88,14 @@ function writeAll(fd: number, bytes: Buffer): void {
 /**
  * Removes the temporary files in `dir` that a killed process left: their owner is gone; with
  * `ownerless` (the data folder only, where every such name is ours), also an older version's
- * unnamed ones an hour old. Answers how many. Never throws: a folder that cannot be read or
- * written has nothing this could clean.
+ * unnamed ones more than an hour old (by `now`, the clock in ms). Answers how many. Never
+ * throws: a folder that cannot be read or written has nothing this could clean.
  */
-export function sweepStaleTemps(dir: string, options: { ownerless?: boolean } = {}): number {
+export function sweepStaleTemps(
+  dir: string,
+  options: { ownerless?: boolean; now?: () => number } = {},
+): number {
+  const now = options.now ?? Date.now;
   let entries: string[];
   try {
     entries = readdirSync(dir);
@@ -99,7 +106,7 @@ export function sweepStaleTemps(dir: string, options: { ownerless?: boolean } = 
   for (const entry of entries) {
     const path = join(dir, entry);
     try {
-      if (!isStaleTemp(path, entry, options.ownerless === true)) continue;
+      if (!isStaleTemp(path, entry, options.ownerless === true, now)) continue;
       unlinkSync(path);
       removed++;
     } catch {
@@ -109,26 +116,20 @@ export function sweepStaleTemps(dir: string, options: { ownerless?: boolean } = 
   return removed;
 }
 
-function isStaleTemp(path: string, entry: string, ownerless: boolean): boolean {
+function isStaleTemp(path: string, entry: string, ownerless: boolean, now: () => number): boolean {
   const owned = TEMP.exec(entry);
   if (owned) return ownerIsGone(owned[1]);
-  return (
-    ownerless &&
-    OWNERLESS_TEMP.test(entry) &&
-    // Stryker disable next-line EqualityOperator: `>=` differs only at exactly an hour to the millisecond, which no test can hit.
-    Date.now() - statSync(path).mtimeMs > OWNERLESS_STALE_MS
-  );
+  return ownerless && OWNERLESS_TEMP.test(entry) && now() - statSync(path).mtimeMs > OWNERLESS_STALE_MS;
 }
 
-/** Makes a rename (or a new file) durable in its folder; not possible (nor needed) on Windows. */
-// Stryker disable next-line BlockStatement: without its body nothing is opened (so nothing leaks) and nothing synced, which shows only after a power cut.
-export function syncDirectory(dir: string): void {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,BlockStatement: not runnable here (win32); skipping the fsync on Linux shows only after a power cut, which no test can make.
-  if (process.platform === 'win32') return;
+/**
+ * Makes a rename (or a new file) durable in its folder; not possible (nor needed) on Windows.
+ * `platform` is the system's; tests name another.
+ */
+export function syncDirectory(dir: string, platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') return;
   let fd: number | undefined;
-  // Stryker disable next-line BlockStatement: without the open and fsync nothing shows until a power cut.
   try {
-    // Stryker disable next-line StringLiteral: an invalid flag fails the open, caught like a refused fsync: again visible only after a power cut.
     fd = openSync(dir, 'r');
     fsyncSync(fd);
   } catch {

@@ -100,7 +100,6 @@ export class GuardedDatabase {
   /** The statement for `sql`, prepared once per file. */
   statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
-    // Stryker disable next-line ConditionalExpression: preparing it again each time gives the same statement, only slower.
     if (!statement) {
       statement = this.current.prepare(sql);
       this.statements.set(sql, statement);
@@ -259,7 +258,7 @@ export class GuardedDatabase {
         });
       }
     }
-    // Stryker disable next-line StringLiteral: '' is an anonymous temporary database, as empty as ':memory:'.
+    // Stryker disable next-line StringLiteral: ':memory:' → '' (its only direction) opens SQLite's anonymous temporary database, as empty, as private and as gone at close; both report `memory` and an empty file in database_list.
     const db = new Database(':memory:');
     this.options.migrate(db, this.options.file);
     return db;

@@ -63,14 +63,41 @@ export const SYSTEM_PROBE: ProcessProbe = {
   startTick,
 };
 
+/** What a token is made of (ownerToken reads them from the system once). */
+export interface TokenFacts {
+  host: string;
+  /** The kernel's boot id as /proc gives it (with its newline), null without /proc. */
+  bootId: string | null;
+  pid: number;
+  /** The process's start tick, null without /proc. */
+  startTick: string | null;
+  nowMs: number;
+  uptimeSeconds: number;
+}
+
+/**
+ * The token for these facts. Without /proc, '0' for the boot and the start second stand in:
+ * they are never compared. Tokens on disk outlive the version that wrote them, so a boot is
+ * named by the hash of its id alone (no newline), the same in every version.
+ */
+export function tokenOf(facts: TokenFacts): string {
+  const boot = facts.bootId === null ? '0' : shortHash(facts.bootId.trim());
+  const start = facts.startTick ?? Math.floor(facts.nowMs / 1000 - facts.uptimeSeconds);
+  return `${shortHash(facts.host)}-${boot}-${facts.pid}-${start}`;
+}
+
 let own: string | null = null;
 
 /** This process's token (made once). */
 export function ownerToken(): string {
-  const boot = procText('/proc/sys/kernel/random/boot_id');
-  // Without /proc, '0' for the boot and the start second stand in: they are never compared.
-  // Stryker disable next-line MethodExpression: with its newline or not, every process hashes the boot id alike.
-  own ??= `${shortHash(hostname())}-${boot === null ? '0' : shortHash(boot.trim())}-${process.pid}-${startTick(process.pid) ?? Math.floor(Date.now() / 1000 - process.uptime())}`;
+  own ??= tokenOf({
+    host: hostname(),
+    bootId: procText('/proc/sys/kernel/random/boot_id'),
+    pid: process.pid,
+    startTick: startTick(process.pid),
+    nowMs: Date.now(),
+    uptimeSeconds: process.uptime(),
+  });
   return own;
 }
 

@@ -67,9 +67,8 @@ export function pruneSetAside(file: string, keep = SET_ASIDE_KEPT): void {
   } catch {
     return;
   }
-  // Stryker disable next-line Regex: the names setAside makes hold -wal and -shm only as their end.
   names = names.filter((name) => name.startsWith(prefix) && !/-(wal|shm)$/.test(name));
-  // Stryker disable next-line MethodExpression: Node's readdirSync answers names sorted already (libuv's scandir); no file system promises it, so it stays.
+  // Names sort by time; a folder may answer them in any order (FAT).
   names.sort();
   for (const name of names.reverse().slice(keep)) {
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, name + suffix), { force: true });

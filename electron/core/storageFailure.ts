@@ -44,14 +44,18 @@ export function readOnlyCode(folder: string): string | null {
 /**
  * Which storage problem `error` is, if any. SQLite's I/O errors and "cannot open" say less:
  * they count when the disk is (nearly) full, or the folder is not writable, right now.
+ * `free` answers the free bytes (freeBytes; tests give a figure).
  */
-export function storageProblem(error: unknown, folder: string): StorageProblem | null {
+export function storageProblem(
+  error: unknown,
+  folder: string,
+  free: (folder: string) => number | undefined = freeBytes,
+): StorageProblem | null {
   const code = errorCode(error);
   if (FULL_CODES.has(code)) return 'disk_full';
   if (READ_ONLY_CODES.has(code) || code.startsWith('SQLITE_READONLY')) return 'read_only';
   if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN') {
-    // Stryker disable next-line EqualityOperator: exactly 64 KB free is no different from a byte more or less; the bound only tells an I/O error on a nearly full disk from one elsewhere.
-    if ((freeBytes(folder) ?? Infinity) < NEARLY_FULL_BYTES) return 'disk_full';
+    if ((free(folder) ?? Infinity) < NEARLY_FULL_BYTES) return 'disk_full';
     if (readOnlyCode(folder) !== null) return 'read_only';
   }
   return null;
@@ -66,11 +70,19 @@ export interface StoragePlace {
   offlineReports?: number;
 }
 
-/** The AppError for a storage problem at `where` (its sentence names the folder and the free space). */
-export function storageError(problem: StorageProblem, code: string, where: StoragePlace): AppError {
+/**
+ * The AppError for a storage problem at `where` (its sentence names the folder and the free
+ * space, as `free` answers it: freeBytes; tests give a figure).
+ */
+export function storageError(
+  problem: StorageProblem,
+  code: string,
+  where: StoragePlace,
+  freeOf: (folder: string) => number | undefined = freeBytes,
+): AppError {
   const { folder, place, offlineReports } = where;
   if (problem === 'disk_full') {
-    const free = freeBytes(folder);
+    const free = freeOf(folder);
     return appError(
       'storage.disk_full',
       {

@@ -15,3 +15,22 @@ export async function syncOneAtATime(cache: ReportCache, reports: readonly Repor
   });
   return { asked, summary };
 }
+
+/** A sync of scope 'p' stopped when it asks for page `stopAt`: what it wrote before stays. */
+export async function syncStoppedAt(
+  cache: ReportCache,
+  reports: readonly Report[],
+  stopAt: number,
+): Promise<void> {
+  const controller = new AbortController();
+  await runFullSync({
+    cache,
+    scope: 'p',
+    concurrency: 1,
+    signal: controller.signal,
+    fetchPage: async (page) => {
+      if (page === stopAt) controller.abort();
+      return pageOf(reports, page);
+    },
+  }).catch(() => undefined);
+}

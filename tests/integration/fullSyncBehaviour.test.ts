@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ReportServiceClient } from '../../electron/core/api/client';
 import { runFullSync, type FullSyncOptions } from '../../electron/core/cache/fullSync';
 import { ReportCache } from '../../electron/core/cache/reportCache';
+import { armCrashPoints, CRASH_AT_ENV } from '../../electron/core/crashPoints';
 import { startDemoService } from '../../electron/demo-service/server';
 import type { SyncProgress } from '../../shared/contract';
 import { AppFailure, appError } from '../../shared/errors';
@@ -273,7 +274,25 @@ describe('a resumed sync carries on from its earlier runs', () => {
     // 250 reports of 100 a page: page 3 is the last, one more is allowed, then it stops.
     expect(asked).toEqual([2, 3, 4]);
     expect(summary).toMatchObject({ pruned: false, reason: 'page_limit' });
+    // A walk cut short is no full sync: the change log does not start with it.
+    expect(cache.changes.since('p')).toBeNull();
   });
+});
+
+describe('its crash points', () => {
+  it.each(['sync.batch-written', 'sync.batch-committed', 'sync.before-prune'])(
+    '%s is reached, once, by a sync that writes its pages and prunes',
+    async (point) => {
+      let reached = 0;
+      armCrashPoints({ [CRASH_AT_ENV]: point }, () => reached++);
+      try {
+        await runFullSync({ cache, scope: 'p', concurrency: 1, fetchPage: serve(generateReports(250)) });
+      } finally {
+        armCrashPoints({});
+      }
+      expect(reached).toBe(1);
+    },
+  );
 });
 
 describe('pages written in batches', () => {

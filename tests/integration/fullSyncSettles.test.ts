@@ -16,6 +16,7 @@ import { startDemoService, type DemoService } from '../../electron/demo-service/
 import { AppFailure } from '../../shared/errors';
 import { normalizeListQuery, type Report } from '../../shared/report';
 import { generateReports, pageOf } from '../fixtures/generatedReports';
+import { syncStoppedAt } from '../helpers/syncRuns';
 
 let dir: string;
 let cache: ReportCache;
@@ -182,17 +183,7 @@ describe('the second read of the list', () => {
   it('carries the resumed sync’s id in its mark, and its progress is saved before its first page', async () => {
     const reports = generateReports(300);
     // Run 1: the first read, cancelled on page 2 (a pass-1 mark saved with page 1).
-    const controller = new AbortController();
-    await runFullSync({
-      cache,
-      scope: 'p',
-      concurrency: 1,
-      signal: controller.signal,
-      fetchPage: async (page) => {
-        if (page === 2) controller.abort();
-        return pageOf(reports, page);
-      },
-    }).catch(() => undefined);
+    await syncStoppedAt(cache, reports, 2);
     const firstMark = cache.getMeta('p', 'sync_id')!;
     expect(firstMark).toMatch(/^[0-9a-f-]{36}:1$/);
     // Run 2 resumes it; its read sees the total move, so a second read follows, which is

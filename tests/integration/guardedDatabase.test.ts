@@ -144,6 +144,22 @@ describe('damage at open', () => {
   });
 });
 
+describe('statements', () => {
+  it('each SQL is prepared once per file: the same statement again, a new one on a new file', () => {
+    filled(10);
+    const { db } = guarded();
+    const sql = 'SELECT count(*) AS n FROM rows';
+    const first = db.statement(sql);
+    expect(db.statement(sql)).toBe(first);
+    expect(first.get()).toEqual({ n: 10 });
+    db.recover(Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' }));
+    const second = db.statement(sql);
+    expect(second).not.toBe(first);
+    expect(db.statement(sql)).toBe(second);
+    expect(second.get()).toEqual({ n: 0 });
+  });
+});
+
 describe('damage found while in use', () => {
   it('is set aside with what it still held, and the next statement runs on a new file', () => {
     filled(2000);
@@ -163,6 +179,24 @@ describe('damage found while in use', () => {
     ]);
     expect(db.db.prepare('SELECT count(*) AS n FROM rows').get()).toEqual({ n: 0 });
     expect(asides()).toHaveLength(1);
+  });
+
+  it('the whole-file check finds damage in pages no statement read, and passes a healthy file', () => {
+    const healthy = join(dir, 'healthy.sqlite');
+    filled(2000, healthy);
+    expect(() => guarded({ file: healthy }).db.assertIntact()).not.toThrow();
+    filled(2000);
+    const { db, events } = guarded();
+    overwriteMiddle(file);
+    let thrown: unknown;
+    try {
+      db.assertIntact();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isDamage(thrown)).toBe(true);
+    // Only the owner's recover sets it aside.
+    expect(events).toEqual([]);
   });
 
   it('anything that is not damage is thrown back untouched', () => {

@@ -177,7 +177,8 @@ describe('its backup', () => {
     let now = Date.parse(T0);
     const { store, log } = open({ now: () => new Date(now) });
     const backup = `${file}.backup`;
-    const old = (Date.now() - 2 * DAY) / 1000;
+    // Two days old on the store's clock.
+    const old = (now - 2 * DAY) / 1000;
     utimesSync(backup, old, old);
     now += 30_000;
     logSome(store, 'p', 1);
@@ -186,6 +187,24 @@ describe('its backup', () => {
     store.transaction(() => store.transaction(() => store.changes.setSince('p', T0)));
     expect(statSync(backup).mtimeMs).toBeGreaterThan(Date.now() - DAY);
     expect(log()).not.toMatch(/could not be made/);
+  });
+
+  it('is made again once a day old to the millisecond, on the store’s clock, and not a millisecond before', () => {
+    // The backup's time in whole seconds, so that its age in ms is exact.
+    const madeAt = Math.floor(Date.parse(T0) / 1000) * 1000;
+    let now = madeAt;
+    const { store } = open({ now: () => new Date(now) });
+    const backup = `${file}.backup`;
+    utimesSync(backup, madeAt / 1000, madeAt / 1000);
+    now = madeAt + DAY - 1;
+    logSome(store, 'p', 1);
+    expect(statSync(backup).mtimeMs).toBe(madeAt);
+    // The next look comes a minute later: a backup a minute newer, and the clock a day after it exactly.
+    const newer = madeAt + 60_000;
+    utimesSync(backup, newer / 1000, newer / 1000);
+    now = newer + DAY;
+    logSome(store, 'p', 1);
+    expect(statSync(backup).mtimeMs).not.toBe(newer);
   });
 
   it('that cannot be made (a folder where it goes) is said in the log, leaves no temporary file, and is tried again later', () => {
@@ -210,8 +229,9 @@ describe('its backup', () => {
     now += 2 * 60_000;
     logSome(store, 'p', 1);
     expect(statSync(backup).mtimeMs).toBe(made);
-    // A day after the backup's own time: made again at the next write, with what is there now.
-    utimesSync(backup, (Date.now() - 2 * DAY) / 1000, (Date.now() - 2 * DAY) / 1000);
+    // A day after the backup's own time (on the store's clock): made again at the next write,
+    // with what is there now.
+    utimesSync(backup, (now - 2 * DAY) / 1000, (now - 2 * DAY) / 1000);
     now += 2 * 60_000;
     logSome(store, 'p', 1);
     expect(statSync(backup).mtimeMs).toBeGreaterThan(Date.now() - DAY);

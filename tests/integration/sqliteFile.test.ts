@@ -146,6 +146,20 @@ describe('setting a damaged file aside', () => {
     // A folder that cannot be read has nothing to prune.
     expect(() => pruneSetAside(join(dir, 'missing', 'data.sqlite'))).not.toThrow();
   });
+
+  it('tells a copy’s -wal and -shm by their end only: a file named with -wal or -shm inside is pruned too', () => {
+    const named = join(dir, 'my-wal-shm.sqlite');
+    for (const day of ['2026-01-01', '2026-01-02', '2026-01-03']) {
+      const name = `${named}.corrupt-${day}T000000000Z`;
+      writeFileSync(name, 'x');
+      writeFileSync(`${name}-wal`, 'x');
+    }
+    pruneSetAside(named, 1);
+    expect(readdirSync(dir).sort()).toEqual([
+      'my-wal-shm.sqlite.corrupt-2026-01-03T000000000Z',
+      'my-wal-shm.sqlite.corrupt-2026-01-03T000000000Z-wal',
+    ]);
+  });
 });
 
 describe('the private copy of a read-only folder’s file', () => {

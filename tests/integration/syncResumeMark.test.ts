@@ -7,12 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runFullSync } from '../../electron/core/cache/fullSync';
 import { ReportCache, SYNC_ID_META } from '../../electron/core/cache/reportCache';
 import { loadSyncState, SYNC_PROGRESS_META } from '../../electron/core/cache/syncState';
 import type { Report } from '../../shared/report';
-import { generateReports, pageOf } from '../fixtures/generatedReports';
-import { syncOneAtATime } from '../helpers/syncRuns';
+import { generateReports } from '../fixtures/generatedReports';
+import { syncOneAtATime, syncStoppedAt } from '../helpers/syncRuns';
 
 let dir: string;
 let cache: ReportCache;
@@ -29,19 +28,7 @@ const STALE: Report = { id: 'zz-stale', url: 'https://gone.example' };
 const reports = generateReports(300);
 
 /** A run stopped when it asks for page `stopAt`: what it wrote before stays. */
-async function stoppedAt(stopAt: number): Promise<void> {
-  const controller = new AbortController();
-  await runFullSync({
-    cache,
-    scope: 'p',
-    concurrency: 1,
-    signal: controller.signal,
-    fetchPage: async (page) => {
-      if (page === stopAt) controller.abort();
-      return pageOf(reports, page);
-    },
-  }).catch(() => undefined);
-}
+const stoppedAt = (stopAt: number) => syncStoppedAt(cache, reports, stopAt);
 
 /** The next run, one page at a time: the pages it asked for, and its summary. */
 const nextRun = () => syncOneAtATime(cache, reports);

@@ -93,6 +93,19 @@ describe('temporary files a killed write left', () => {
     expect(readdirSync(dir).sort()).toEqual([foreign, fresh].sort());
   });
 
+  it('of an older version go only once more than an hour old to the millisecond, by the clock given', () => {
+    const name = '.profiles.json.0123456789ab.tmp';
+    writeFileSync(join(dir, name), 'half');
+    // Whole seconds: the file's time in ms is exact, so the clock can sit on the boundary.
+    const written = Math.floor(Date.now() / 1000) - 7200;
+    utimesSync(join(dir, name), written, written);
+    const hourLater = written * 1000 + 3_600_000;
+    expect(sweepStaleTemps(dir, { ownerless: true, now: () => hourLater })).toBe(0);
+    expect(readdirSync(dir)).toEqual([name]);
+    expect(sweepStaleTemps(dir, { ownerless: true, now: () => hourLater + 1 })).toBe(1);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('only names exactly as a write makes them are swept (nothing before the dot, nothing after .tmp)', () => {
     const dead = deadOwnerToken();
     const kept = [
@@ -148,6 +161,24 @@ describe('a write that fails part way', () => {
 });
 
 describe('its crash points', () => {
+  it.each([
+    ['an even length', 'abcdefgh', 'abcd'],
+    ['an odd length', 'abcdefghi', 'abcd'],
+  ])('half-written has exactly the first half of the bytes on disk (%s)', (_, content, firstHalf) => {
+    const onDisk: string[] = [];
+    armCrashPoints({ [CRASH_AT_ENV]: 'atomic-write.half-written' }, () => {
+      const [temporary] = readdirSync(dir).filter((name) => name.endsWith('.tmp'));
+      onDisk.push(readFileSync(join(dir, temporary), 'utf8'));
+    });
+    try {
+      writeFileAtomic(join(dir, 'state.json'), content);
+    } finally {
+      armCrashPoints({});
+    }
+    expect(onDisk).toEqual([firstHalf]);
+    expect(readFileSync(join(dir, 'state.json'), 'utf8')).toBe(content);
+  });
+
   it.each(['atomic-write.half-written', 'atomic-write.before-rename'])(
     '%s is reached once per write, the file still whole',
     (point) => {

@@ -3,8 +3,10 @@
  * the judgement "its process is gone" — true only when provably so on this computer.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
 import {
   isOwnerToken,
@@ -12,6 +14,7 @@ import {
   ownerToken,
   startTick,
   SYSTEM_PROBE,
+  tokenOf,
   type ProcessProbe,
 } from '../../electron/core/processOwner';
 import { deadOwnerToken } from '../helpers/deadOwner';
@@ -32,6 +35,31 @@ describe('owner tokens', () => {
     }
     // Made once: the same for the life of the process.
     expect(ownerToken()).toBe(ownerToken());
+  });
+
+  it.skipIf(skipWhen(!linux, 'the boot id comes from /proc, which only Linux has'))(
+    'name the boot and the host by the first 8 hex digits of the sha256 of their ids, the boot id without its newline',
+    () => {
+      // Tokens outlive the app that wrote them (an update restarts it in the same boot): the
+      // boot's part is the kernel's id as text, so every version names the same boot alike.
+      const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8');
+      expect(bootId.endsWith('\n')).toBe(true);
+      const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
+      const [, host, boot] = parts();
+      expect(boot).toBe(hash(bootId.trim()));
+      expect(host).toBe(hash(hostname()));
+    },
+  );
+
+  it('are made of the facts given: a hash of the host and of the boot id without its newline, the pid, the start', () => {
+    const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
+    const facts = { host: 'desk', bootId: 'b0a7\n', pid: 42, startTick: '777', nowMs: 0, uptimeSeconds: 0 };
+    expect(tokenOf(facts)).toBe(`${hash('desk')}-${hash('b0a7')}-42-777`);
+    expect(tokenOf({ ...facts, bootId: 'b0a7' })).toBe(tokenOf(facts));
+    // Without /proc: '0' for the boot, and the start second from the clock and the uptime.
+    const withoutProc = { ...facts, bootId: null, startTick: null, nowMs: 10_000_900, uptimeSeconds: 100.5 };
+    expect(tokenOf(withoutProc)).toBe(`${hash('desk')}-0-42-9900`);
+    expect(isOwnerToken(tokenOf(withoutProc))).toBe(true);
   });
 
   it.each([

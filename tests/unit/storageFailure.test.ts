@@ -54,6 +54,14 @@ describe('which failures are the disk', () => {
     expect(storageProblem(new Error('no code'), dir)).toBeNull();
   });
 
+  it('an I/O error is a full disk below 64 KB free, not at 64 KB exactly, nor when the OS does not say', () => {
+    const io = coded('SQLITE_IOERR_WRITE');
+    expect(storageProblem(io, dir, () => 64 * 1024 - 1)).toBe('disk_full');
+    expect(storageProblem(io, dir, () => 64 * 1024)).toBeNull();
+    expect(storageProblem(io, dir, () => undefined)).toBeNull();
+    expect(storageProblem(coded('SQLITE_CANTOPEN'), dir, () => 0)).toBe('disk_full');
+  });
+
   onTmpfs(
     'on a real read-only mount and a real full disk, the same codes say so (as root too)',
     64 * 1024,
@@ -110,6 +118,26 @@ describe('the sentences and the details', () => {
       offlineReports: 200,
     });
     expect(error.details?.freeBytes).toBeGreaterThanOrEqual(0);
+  });
+
+  it('words the free space in megabytes to one decimal, rounded down, and says when it or the reports are unknown', () => {
+    const where = { folder: dir, place: 'data_folder' as const };
+    expect(
+      storageError('disk_full', 'ENOSPC', { ...where, offlineReports: 3 }, () => 1_299_999).values,
+    ).toEqual({
+      ...where,
+      freeKnown: 'yes',
+      freeMegabytes: 1.2,
+      offlineKnown: 'yes',
+      offlineReports: 3,
+    });
+    expect(storageError('disk_full', 'ENOSPC', where, () => undefined).values).toEqual({
+      ...where,
+      freeKnown: 'no',
+      freeMegabytes: 0,
+      offlineKnown: 'no',
+      offlineReports: 0,
+    });
   });
 
   it('without the reports offline known, the sentence goes without them', () => {

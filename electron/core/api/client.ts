@@ -238,9 +238,9 @@ export class ReportServiceClient {
   private reportPath(id: string): string {
     const parsed = ReportIdSchema.safeParse(id);
     if (!parsed.success) {
-      // Stryker disable next-line OptionalChaining: zod reports at least one issue, with a message (a code).
+      // Stryker disable next-line OptionalChaining: issues[0]?.message → issues[0].message (its only direction): zod reports at least one issue, with a message (a code), whenever parsing fails.
       const code = parsed.error.issues[0]?.message;
-      // Stryker disable next-line StringLiteral: the schema's every message is a code, so the fallback is never taken.
+      // Stryker disable next-line StringLiteral: 'report_id.characters' → '' (its only direction): the schema's every message is a code, so the fallback is never taken.
       throw invalidField('id', isErrorCode(code) ? code : 'report_id.characters');
     }
     return `${REPORTS_PATH}/${encodeURIComponent(parsed.data)}`;

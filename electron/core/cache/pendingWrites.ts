@@ -22,8 +22,8 @@ export class PendingWrites {
   private readonly pages: PendingPage[] = [];
   private flushScheduled = false;
   private flushing = false;
-  /** The next step of the deferred writes, while one is due. */
-  private deferredStep: NodeJS.Timeout | null = null;
+  /** The last step of the deferred writes scheduled (clearing one that ran does nothing). */
+  private deferredStep: NodeJS.Timeout | undefined;
 
   constructor(private readonly write: (batch: PendingPage[]) => void) {}
 
@@ -35,9 +35,8 @@ export class PendingWrites {
   /** Written right after the current task. */
   soon(page: PendingPage): void {
     this.pages.push(page);
-    // Stryker disable next-line ConditionalExpression,BooleanLiteral: a second scheduled flush, or one not marked as scheduled, finds nothing left to write (the first wrote it all).
+    // One flush per task, however many pages it queues.
     if (this.flushScheduled) return;
-    // Stryker disable next-line BooleanLiteral: as above, only more flushes that find nothing.
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
@@ -54,7 +53,6 @@ export class PendingWrites {
   /** Writes the pages queued (the first `limit`), in order; a write in progress is not re-entered. */
   flush(limit = Infinity): void {
     if (this.flushing) return;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty flush writes nothing.
     if (this.pages.length === 0) return;
     this.flushing = true;
     try {
@@ -65,12 +63,10 @@ export class PendingWrites {
   }
 
   private scheduleDeferredStep(delayMs: number): void {
-    // Stryker disable next-line ConditionalExpression: clearing no timer does nothing.
-    if (this.deferredStep) clearTimeout(this.deferredStep);
+    clearTimeout(this.deferredStep);
     this.deferredStep = setTimeout(() => {
-      this.deferredStep = null;
       this.flush(DEFERRED_PAGES_PER_STEP);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: a step more finds nothing to write (and keeps no process alive).
+      // Steps follow one another only while pages are left.
       if (this.pages.length > 0) this.scheduleDeferredStep(0);
     }, delayMs);
     // Pending pages never keep a process alive: the cache's close() writes them.

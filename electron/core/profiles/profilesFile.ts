@@ -106,7 +106,7 @@ export function damagedCopies(file: string): string[] {
   } catch {
     return [];
   }
-  // Stryker disable next-line MethodExpression: Node's readdirSync answers names sorted already (libuv's scandir); no file system promises it, so it stays.
+  // Names sort by time; a folder may answer them in any order (FAT).
   names.sort();
   return names.reverse().map((name) => join(dirname(file), name));
 }
