@@ -19,6 +19,13 @@ const GROUP_LABELS = {
   new: 'history.compare.new',
 } as const;
 
+/** A row's own change, without the group's count. */
+const ROW_LABELS = {
+  worse: 'history.compare.row.worse',
+  better: 'history.compare.row.better',
+  new: 'history.compare.row.new',
+} as const;
+
 function ReportLink({ id }: { id: string | null }) {
   const words = useWords();
   if (id === null) return <span className="muted">—</span>;
@@ -48,7 +55,7 @@ function CompareTable({ compare, group }: { compare: CompareAnswer; group: Chang
                 {/* Inline inside the cell that cuts it short, as the list's URLs are. */}
                 <span>{change.url}</span>
               </td>
-              <td>{words(GROUP_LABELS[changeGroup(change)], { count: 1 })}</td>
+              <td>{words(ROW_LABELS[changeGroup(change)])}</td>
               <td>
                 <ResultBadge result={change.before} /> <ReportLink id={change.beforeId} />
               </td>

@@ -5,6 +5,7 @@
  * entries for those reports (privacy changes, removals). From the copy only (history:timeline).
  */
 import type { ReportChange } from '../../../shared/contract';
+import { joinSentences } from '../../../shared/i18n/errorSentence';
 import { isAvailable, useUrlTimeline } from '../lib/history';
 import { useWords } from '../lib/i18n';
 import { KIND_LABELS, whatChangedText } from '../lib/offlineWords';
@@ -51,11 +52,14 @@ export function UrlTimeline({
       {answer && (
         <>
           <p className="muted">
-            {words('history.timeline.summary', {
-              count: answer.reports.length,
-              changes: answer.transitions.length,
-            })}
-            {answer.skipped > 0 && ` ${words('history.timeline.skipped', { count: answer.skipped })}`}
+            {joinSentences(words, [
+              words('history.timeline.summary', {
+                count: answer.reports.length,
+                changes: answer.transitions.length,
+              }),
+              // Joined as the language joins sentences (no space in Japanese or Chinese).
+              ...(answer.skipped > 0 ? [words('history.timeline.skipped', { count: answer.skipped })] : []),
+            ])}
           </p>
           <ol className="url-timeline-list">
             {answer.reports.map((report) => {

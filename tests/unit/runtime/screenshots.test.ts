@@ -34,6 +34,9 @@ describe('npm run screenshots', () => {
       'history-light',
       'url-timeline-dark',
       'shortcuts-dark',
+      'settings-de-dark',
+      'reports-ar-light',
+      'repair-banner-light',
     ]);
     expect(
       picturesShown('![a](docs/screenshots/a-dark.png) ![b](other/b.png) ![a](docs/screenshots/a-dark.png)'),
@@ -48,6 +51,8 @@ describe('npm run screenshots', () => {
         'tests/e2e/exportBulkLinks.spec.ts',
         'tests/e2e/history.spec.ts',
         'tests/e2e/keepOffline.spec.ts',
+        'tests/e2e/languages.spec.ts',
+        'tests/e2e/repairs.spec.ts',
         'tests/e2e/updates.spec.ts',
       ],
       untaken: [],
