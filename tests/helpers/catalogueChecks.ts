@@ -51,13 +51,29 @@ export function argumentUses(
     const kind = KINDS[element.type];
     if (kind && 'value' in element) {
       const name = element.type === TYPE.tag ? `<${element.value}>` : element.value;
-      into.set(name, (into.get(name) ?? new Set()).add(kind));
+      into.set(name, (into.get(name) ?? new Set()).add(`${kind}${styleOf(element)}`));
     }
     if (element.type === TYPE.plural || element.type === TYPE.select)
       for (const option of Object.values(element.options)) argumentUses(option.value, into);
     if (element.type === TYPE.tag) argumentUses(element.children, into);
   }
   return into;
+}
+
+/**
+ * A number's, date's or time's style as written: `::yyyyMMMM`, `::unit/megabyte …`, `short`. A
+ * skeleton names the fields wanted, not their order or words (Intl writes those in each
+ * language), so a translation keeps it as English has it: a changed one shows other fields.
+ */
+function styleOf(element: MessageFormatElement): string {
+  if (element.type !== TYPE.number && element.type !== TYPE.date && element.type !== TYPE.time) return '';
+  const style: unknown = element.style;
+  if (style === null || style === undefined) return '';
+  if (typeof style === 'string') return ` ${style}`;
+  const skeleton = style as { pattern?: string; tokens?: { stem: string; options: string[] }[] };
+  if (skeleton.pattern !== undefined) return ` ::${skeleton.pattern}`;
+  const tokens = (skeleton.tokens ?? []).map((token) => [token.stem, ...token.options].join('/'));
+  return ` ::${tokens.join(' ')}`;
 }
 
 /** `count (number, plural), id (text)`: arguments by name, each with its uses, in a fixed order. */

@@ -168,6 +168,33 @@ describe('the catalogue check', () => {
     ]);
   });
 
+  it('keeps a date’s, time’s or number’s skeleton as English has it (a changed one shows other fields)', () => {
+    const english = {
+      'a.month': 'Month of {start, date, ::yyyyMMMM}',
+      'a.free': '{mb, number, ::unit/megabyte unit-width-short .#} free',
+      'a.at': 'at {when, time, short}',
+    };
+    expect(
+      catalogueProblems('fr', english, {
+        'a.month': 'Mois de {start, date, ::yyyyMMMM}',
+        'a.free': '{mb, number, ::unit/megabyte unit-width-short .#} libres',
+        'a.at': 'à {when, time, short}',
+      }),
+    ).toEqual([]);
+    expect(
+      catalogueProblems('fr', english, {
+        // A no-break space inside the skeleton: another pattern (months became 01/11/2025).
+        'a.month': 'Mois de {start, date, ::yyyy\u00a0MMMM}',
+        'a.free': '{mb, number, ::unit/kilobyte unit-width-short .#} libres',
+        'a.at': 'à {when, time, medium}',
+      }),
+    ).toEqual([
+      'a.month: arguments start (date ::yyyy\u00a0MMMM), English has start (date ::yyyyMMMM)',
+      'a.free: arguments mb (number ::unit/kilobyte unit-width-short .#), English has mb (number ::unit/megabyte unit-width-short .#)',
+      'a.at: arguments when (time medium), English has when (time short)',
+    ]);
+  });
+
   it('asks each language for exactly its plural categories, as Intl reports them (French one, many, other)', () => {
     const english = { 'a.plural': '{count, plural, one {# report} other {# reports}}' };
     expect(
