@@ -291,7 +291,7 @@ test('settings: make every report available offline, with progress and Cancel', 
 
   stack.service.faults.clear();
   await page.getByRole('button', { name: 'Make available offline' }).click();
-  await expect(page.getByText(/reports are available offline \(/)).toBeVisible();
+  await expect(page.getByText(/^\d+ reports are available offline[.;]/)).toBeVisible();
   await expect(
     page.locator('.field-row').filter({ hasText: 'Last made available offline' }),
   ).not.toContainText('Never');
