@@ -11,16 +11,41 @@ import { LoadingPlaceholder } from './components/Skeleton';
 import { laterWords, useWords } from './lib/i18n';
 import { afterFirstScreen } from './lib/queries';
 
+/** A part loaded later; `preload` fetches its code and words ahead of its first use. */
+export type LaterPart<P extends object> = ComponentType<P> & { preload(): Promise<void> };
+
 /**
  * A part loaded later: its module's component, with its words (both asked for at once), not
  * before `when` (the panels above the list wait for its rows).
+ *
+ * Once its code is here (preloaded, or shown before), it renders at once instead of through
+ * React.lazy: a lazy component suspends on every first mount, even when its module is loaded,
+ * and React holds the content of a boundary that showed its fallback until 300 ms after that
+ * fallback (its retry throttle) — a third of a second on every first visit to a screen.
  */
 function later<P extends object>(load: () => Promise<ComponentType<P>>, when?: () => Promise<void>) {
-  return lazy(async () => {
-    await when?.();
-    const [component] = await Promise.all([load(), laterWords()]);
-    return { default: component };
-  });
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<ComponentType<P>> | null = null;
+  const fetchPart = (): Promise<ComponentType<P>> =>
+    (loading ??= (async () => {
+      await when?.();
+      const [component] = await Promise.all([load(), laterWords()]);
+      loaded = component;
+      return component;
+    })().catch((thrown: unknown) => {
+      // A preload that failed (a chunk that did not arrive) is tried again when the part is shown.
+      loading = null;
+      throw thrown;
+    }));
+  const Lazy = lazy(() => fetchPart().then((component) => ({ default: component })));
+  function Later(props: P) {
+    // Chosen once per mount: turning from the lazy one to the loaded one would remount the part.
+    const [Shown] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return <Shown {...props} />;
+  }
+  return Object.assign(Later, {
+    preload: () => fetchPart().then(() => undefined),
+  }) as LaterPart<P>;
 }
 
 export const Welcome = later(() => import('./screens/Welcome').then((m) => m.Welcome));
@@ -31,6 +56,17 @@ export const ReportDetail = later(() => import('./screens/ReportDetail').then((m
 export const AccountScreen = later(() => import('./screens/Account').then((m) => m.AccountScreen));
 export const HistoryScreen = later(() => import('./screens/History').then((m) => m.HistoryScreen));
 export const SettingsScreen = later(() => import('./screens/Settings').then((m) => m.SettingsScreen));
+
+/**
+ * History's code and words, once the first screen is on screen and the page idle (issue 27):
+ * its screen then opens without waiting on them (see `later`), and its chart is drawn as soon as
+ * its numbers arrive. A failure here costs nothing: the click loads it as before.
+ */
+export function preloadHistory(): void {
+  void afterFirstScreen()
+    .then(() => HistoryScreen.preload())
+    .catch(() => undefined);
+}
 
 export const ShortcutSheet = later(() => import('./components/ShortcutSheet').then((m) => m.ShortcutSheet));
 export const ExportDialog = later(() => import('./components/ExportDialog').then((m) => m.ExportDialog));
