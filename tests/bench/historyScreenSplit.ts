@@ -99,7 +99,9 @@ async function main(): Promise<void> {
         if (call.channel === 'history:periods') periodsInput = core?.input;
         out(
           `  ${call.channel.padEnd(22)} ${round(call.start - clickedAt, 1)} → headers ${round(call.headers - clickedAt, 1)} → parsed ${round(call.end - clickedAt, 1)} ms` +
-            (core ? `; core ${round(core.wallMs, 2)} ms wall, ${round(core.cpuMs, 2)} ms CPU, ${core.bytes} B` : ''),
+            (core
+              ? `; core ${round(core.wallMs, 2)} ms wall, ${round(core.cpuMs, 2)} ms CPU, ${core.bytes} B`
+              : ''),
         );
       }
       if (round_ === rounds - 1) out(mainThreadBreakdown(trace, clickedAt + ms, clickedAt));

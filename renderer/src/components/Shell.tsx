@@ -11,7 +11,14 @@ import { focusScreenHeading, useScreenFocus } from '../lib/focus';
 import { useWords } from '../lib/i18n';
 import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, pathOf, useRoute, type Route } from '../lib/router';
-import { LazyPart, OnceNeeded, preloadHistory, RepairBanners, ShortcutSheet, UpdateReadyBar } from '../lazyParts';
+import {
+  LazyPart,
+  OnceNeeded,
+  preloadHistory,
+  RepairBanners,
+  ShortcutSheet,
+  UpdateReadyBar,
+} from '../lazyParts';
 import { repairsShow, useRepairsStatus } from '../lib/repairs';
 import { updateBarShows, useUpdateStatus } from '../lib/updates';
 import { ErrorView } from './ErrorView';
