@@ -1,7 +1,8 @@
 /**
  * Reads a Chromium performance trace (the JSON `browser.stopTracing()` gives) and says where the
- * page's main thread spent the time from navigation to `untilMs` (the rows on screen): self time
- * per trace event name, and the long tasks in order with their biggest parts.
+ * page's main thread spent the time from navigation (or `fromMs` after it, a click) to `untilMs`
+ * (the rows on screen): self time per trace event name, and the long tasks in order with their
+ * biggest parts.
  */
 interface TraceEvent {
   name: string;
@@ -96,21 +97,22 @@ const ms = (us: number) => (us / 1000).toFixed(1);
 export function mainThreadBreakdown(
   trace: { traceEvents: TraceEvent[] } | TraceEvent[],
   untilMs: number,
+  fromMs = 0,
 ): string {
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
   const navigation = navigationOf(events);
   if (!navigation) return '  (no navigationStart in the trace)\n';
   const thread = events.filter((e) => e.pid === navigation.pid && e.tid === navigation.tid);
   const spans = spansOf(thread);
-  const from = navigation.ts;
-  const to = from + untilMs * 1000;
+  const from = navigation.ts + fromMs * 1000;
+  const to = navigation.ts + untilMs * 1000;
   const lines: string[] = [];
   const totals = [...selfTimes(spans, from, to)].sort((a, b) => b[1] - a[1]);
   const busy = totals.reduce((sum, [, us]) => sum + us, 0);
-  lines.push(`  main thread busy ${ms(busy)} of ${untilMs.toFixed(0)} ms; self time by event:`);
+  lines.push(`  main thread busy ${ms(busy)} of ${(untilMs - fromMs).toFixed(0)} ms; self time by event:`);
   for (const [name, us] of totals.filter(([, us]) => us >= 500))
     lines.push(`    ${ms(us).padStart(6)}  ${name}`);
-  lines.push(`  tasks of ${LONG_TASK_MS} ms or more (start → end, ms after navigation):`);
+  lines.push(`  tasks of ${LONG_TASK_MS} ms or more (start → end, ms after the start):`);
   for (const task of spans) {
     if (task.end < from || task.start > to || task.end - task.start < LONG_TASK_MS * 1000) continue;
     const parts = [...selfTimes([task], task.start, task.end)]
@@ -131,19 +133,20 @@ export function mainThreadBreakdown(
 }
 
 /**
- * The CPU time (ms) the page's main thread ran its tasks from navigation to `untilMs`: the
+ * The CPU time (ms) the page's main thread ran its tasks from navigation (or `fromMs`) to `untilMs`: the
  * top-level tasks' thread time, which the other processes on a loaded machine do not inflate
  * the way they inflate wall time.
  */
 export function mainThreadCpuMs(
   trace: { traceEvents: TraceEvent[] } | TraceEvent[],
   untilMs: number,
+  fromMs = 0,
 ): number {
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
   const navigation = navigationOf(events);
   if (!navigation) return NaN;
-  const from = navigation.ts;
-  const to = from + untilMs * 1000;
+  const from = navigation.ts + fromMs * 1000;
+  const to = navigation.ts + untilMs * 1000;
   let cpu = 0;
   for (const event of events) {
     if (event.pid !== navigation.pid || event.tid !== navigation.tid) continue;

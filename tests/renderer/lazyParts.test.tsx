@@ -5,11 +5,11 @@
  * needed later (the bulk actions) is not there before it is needed, and stays once it was.
  */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfilesState, ReportPageResult } from '../../shared/contract';
 import { App } from '../../renderer/src/App';
-import { LazyScreen, OnceNeeded } from '../../renderer/src/lazyParts';
+import { LazyScreen, OnceNeeded, later } from '../../renderer/src/lazyParts';
 import { createQueryClient } from '../../renderer/src/lib/queries';
 import { LanguageProvider } from '../../renderer/src/lib/i18n';
 import { ONLINE, PROFILE, installFakeBridge } from './helpers';
@@ -58,6 +58,48 @@ describe('parts loaded when first used', () => {
     );
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(document.querySelector('#main h1')).toBeNull();
+  });
+
+  /** A later part whose code arrives when the test says; its screen is a heading. */
+  function heldPart() {
+    let arrive: (component: ComponentType) => void = () => {};
+    const code = new Promise<ComponentType>((resolve) => (arrive = resolve));
+    const Part = later(() => code);
+    const Screen = () => <h1>Part’s screen</h1>;
+    const show = () =>
+      render(
+        <main id="main">
+          <LazyScreen>
+            <Part />
+          </LazyScreen>
+        </main>,
+        { wrapper: LanguageProvider },
+      );
+    return { Part, show, arrive: () => arrive(Screen) };
+  }
+  const partHeading = () => screen.queryByRole('heading', { level: 1, name: 'Part’s screen' });
+
+  // React.lazy would suspend here (its first mount always does) and hold the part back 300 ms.
+  it('a part whose code is here renders in the same frame, with no stand-in', async () => {
+    const held = heldPart();
+    held.arrive();
+    await held.Part.preload();
+    held.show();
+    expect(partHeading()).not.toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('a part whose code arrives after it was shown: the stand-in, then the part', async () => {
+    const held = heldPart();
+    held.show();
+    expect(screen.getByRole('status').textContent).toBe('Loading…');
+    expect(partHeading()).toBeNull();
+    await act(async () => {
+      held.arrive();
+      await held.Part.preload();
+    });
+    expect(partHeading()).not.toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('a screen opened from the menu takes the focus on its heading and is announced', async () => {

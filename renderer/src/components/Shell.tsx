@@ -11,7 +11,14 @@ import { focusScreenHeading, useScreenFocus } from '../lib/focus';
 import { useWords } from '../lib/i18n';
 import { applyConnectivity, queryKeys, useConnectivity, useProfiles } from '../lib/queries';
 import { navigate, pathOf, useRoute, type Route } from '../lib/router';
-import { LazyPart, OnceNeeded, RepairBanners, ShortcutSheet, UpdateReadyBar } from '../lazyParts';
+import {
+  LazyPart,
+  OnceNeeded,
+  preloadHistory,
+  RepairBanners,
+  ShortcutSheet,
+  UpdateReadyBar,
+} from '../lazyParts';
 import { repairsShow, useRepairsStatus } from '../lib/repairs';
 import { updateBarShows, useUpdateStatus } from '../lib/updates';
 import { ErrorView } from './ErrorView';
@@ -293,6 +300,7 @@ export function Shell({ children, screenName }: { children: ReactNode; screenNam
   useScreenFocus(pathOf(route), words('app.screen_announced', { screen: screenName }));
   const [shortcutsOpen, setShortcutsOpen] = useShortcutSheet();
   const updates = useUpdateStatus();
+  useEffect(preloadHistory, []);
   return (
     <div className="app">
       {/* A button, not href="#main": the hash belongs to the router. */}
