@@ -55,7 +55,11 @@ function listRedrawnIn(page: Page, heading: string, privacyWords: string[]): Pro
           if (title === heading && badge && privacyWords.includes(badge)) {
             resolve(performance.timeOrigin + performance.now());
           } else if (performance.now() - started > timeoutMs) {
-            reject(new Error(`The list was not redrawn in the new language within ${timeoutMs} ms.`));
+            reject(
+              new Error(
+                `The list was not redrawn in the new language within ${timeoutMs} ms (its heading ${String(title)}, the last row's privacy ${String(badge)}).`,
+              ),
+            );
           } else requestAnimationFrame(check);
         };
         requestAnimationFrame(check);

@@ -148,6 +148,12 @@ export class CacheConnection {
     this.guard.assertIntact();
   }
 
+  /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line. */
+  integrityCheck(): string {
+    const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((row) => row.integrity_check).join('\n');
+  }
+
   /** A read at the outermost level; on a damaged file, once more on the new one. */
   read<T>(work: () => T): T {
     return this.guard.read(work);

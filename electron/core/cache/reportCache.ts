@@ -4,8 +4,7 @@
  * one scope is visible from another. Records are stored whole (unknown fields too) as JSON,
  * with the columns the list query filters and sorts on copied out and indexed.
  *
- * No secret is ever written: `password` (and other secret-looking keys) are stripped from
- * every record before it reaches the database.
+ * No secret is ever written: secret-looking keys (`password`…) are stripped from every record.
  *
  * It only holds what can be fetched again (issue 30): the change log and seen marks live in
  * local.sqlite (`local`), reached through `changes`. A damaged file — at open, or from any
@@ -25,13 +24,14 @@ import { LOCAL_FILE, LocalStore } from '../local/localStore';
 import { silentLogger, type Logger } from '../log';
 import { PRIVATE_DIR_MODE } from '../privateFiles';
 import { isDamage } from '../sqliteFile';
+import { readAccount, writeAccount } from './accountRows';
 import { CacheConnection } from './cacheConnection';
 import { clearAll, clearCopy, scopesOf, type ScopeContext } from './cacheScopes';
 import { PendingWrites, type PendingPage } from './pendingWrites';
 import type { ChangeLog } from './changeLog';
 import { HistoryReads } from './history';
 import { ListQuery, type CacheQueryResult } from './listQuery';
-import { parseRecord, stripSecrets, type ReportRow } from './records';
+import { parseRecord, type ReportRow } from './records';
 import { LAST_FULL_SYNC_META, ReportWrites, type PutOptions, type WriteCounts } from './reportWrites';
 import { SyncLeases } from './syncLease';
 
@@ -305,25 +305,13 @@ export class ReportCache {
     return this.connection.read(() => this.list.projects(scope, limit));
   }
 
-  // ---- Account --------------------------------------------------------------------------
-
   putAccount(scope: string, account: Account, fetchedAt: string): void {
     if (this.readOnly) return;
-    this.connection.read(() =>
-      this.statement(
-        `INSERT INTO accounts (scope, record, fetched_at) VALUES (?, ?, ?)
-       ON CONFLICT (scope) DO UPDATE SET record = excluded.record, fetched_at = excluded.fetched_at`,
-      ).run(scope, JSON.stringify(stripSecrets(account)), fetchedAt),
-    );
+    this.connection.read(() => writeAccount((sql) => this.statement(sql), scope, account, fetchedAt));
   }
 
   getAccount(scope: string): { account: Account; fetchedAt: string } | null {
-    const row = this.connection.read(
-      () =>
-        this.statement('SELECT record, fetched_at FROM accounts WHERE scope = ?').get(scope) as
-          { record: string; fetched_at: string } | undefined,
-    );
-    return row ? { account: JSON.parse(row.record) as Account, fetchedAt: row.fetched_at } : null;
+    return this.connection.read(() => readAccount((sql) => this.statement(sql), scope));
   }
 
   // ---- Scope, meta, housekeeping --------------------------------------------------------
@@ -400,8 +388,7 @@ export class ReportCache {
 
   /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line. */
   integrityCheck(): string {
-    const rows = this.connection.db.pragma('integrity_check') as { integrity_check: string }[];
-    return rows.map((row) => row.integrity_check).join('\n');
+    return this.connection.integrityCheck();
   }
 
   private statement(sql: string): Database.Statement {
