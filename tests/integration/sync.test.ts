@@ -153,7 +153,8 @@ describe('runFullSync', () => {
         return pageOf(reports, page);
       },
     });
-    expect(resumedPages).toEqual([2, 3, 4, 5]);
+    // Page 1 again (does it still end where the cancelled run left off?), then on from page 2.
+    expect(resumedPages).toEqual([1, 2, 3, 4, 5]);
     expect(summary).toMatchObject({ fetched: 500, pages: 5, removed: 0 });
     expect(cache.status('p').reportCount).toBe(500);
   });
@@ -251,7 +252,8 @@ describe('runFullSync', () => {
       scope: 'crash',
       fetchPage: async (p) => (resumedPages.push(p), pageOf(reports, p)),
     });
-    expect(resumedPages[0]).toBe(stored / 100 + 1);
+    // The last page it wrote again (nothing shifted), then on from the next.
+    expect(resumedPages.slice(0, 2)).toEqual([stored / 100, stored / 100 + 1]);
     expect(summary).toMatchObject({ fetched: count, pages: 10, removed: 0 });
     const all = cache.query('crash', normalizeListQuery({ per_page: 100, page: 10, sort: 'asc' })).page;
     expect(all.total).toBe(count);

@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReportCache, SYNC_ID_META } from '../../electron/core/cache/reportCache';
 import { loadSyncState, SYNC_PROGRESS_META } from '../../electron/core/cache/syncState';
 import type { Report } from '../../shared/report';
-import { generateReports } from '../fixtures/generatedReports';
+import { runFullSync } from '../../electron/core/cache/fullSync';
+import { generateReports, pageOf } from '../fixtures/generatedReports';
 import { syncOneAtATime, syncStoppedAt } from '../helpers/syncRuns';
 
 let dir: string;
@@ -42,10 +43,33 @@ describe('the mark and the progress a stopped sync leaves', () => {
     expect(left?.mark).toMatch(/^[0-9a-f-]{36}:1$/);
     // The rows of its pages carry the mark, so the resumed pass counts them as seen.
     const { asked, summary } = await nextRun();
-    expect(asked).toEqual([3]);
+    // Page 2 again first: it still ends where the stopped run left off, so nothing shifted.
+    expect(asked).toEqual([2, 3]);
     expect(summary).toMatchObject({ passes: 1, complete: true, removed: 1 });
     expect(cache.getReport('p', STALE.id)).toBeNull();
     expect(loadSyncState(cache, 'p')).toBeNull();
+  });
+
+  it('a first sync resumed after the service deleted a report it had read reads again: nothing slid past it', async () => {
+    // Pages 1–2 read, then the run died; the service deletes report 50 and adds one. Every later
+    // report moved back one place, so the first of page 3 is now the last of page 2: resumed at
+    // page 3, it would never be read, and nothing cached marks the gap on a first sync.
+    await stoppedAt(3);
+    const changed = [...reports.filter((report) => report.id !== '50'), ...generateReports(1, 301)];
+    const asked: number[] = [];
+    const summary = await runFullSync({
+      cache,
+      scope: 'p',
+      concurrency: 1,
+      fetchPage: async (page) => (asked.push(page), pageOf(changed, page)),
+    });
+    // Page 2 again, which no longer ends where the stopped run left off: the pass reads on, and
+    // a second one reads the list whole.
+    expect(asked).toEqual([2, 3, 1, 2, 3]);
+    expect(summary).toMatchObject({ passes: 2, complete: true, removed: 1 });
+    expect(cache.getReport('p', '50')).toBeNull();
+    expect(cache.getReport('p', '201')).not.toBeNull();
+    expect(cache.status('p').reportCount).toBe(300);
   });
 
   it('progress without its mark is no sync to resume: a new one reads from page 1 and prunes', async () => {

@@ -12,8 +12,10 @@
  *
  * Crash safety: each page is written in ONE transaction together with the sync's progress
  * (syncState.ts), so a killed process leaves a consistent file and the next run resumes at
- * the next page of the SAME pass. Reports are marked with the pass that saw them, and only
- * after a consistent read are the ones it did not see pruned.
+ * the next page of the SAME pass, once the page before it, read again, still ends with the last
+ * report read (a report deleted meanwhile among the pages read would make the next page skip
+ * one: the pass then does not count as consistent). Reports are marked with the pass that saw
+ * them, and only after a consistent read are the ones it did not see pruned.
  *
  * Over a real network pages are asked SYNC_CONCURRENCY at a time (shared/paging's walk), yet
  * written strictly in page order: a page that arrives before the one ahead of it waits in
@@ -161,6 +163,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
   const walkSignal = AbortSignal.any([lease.signal, writeFailed.signal]);
 
   try {
+    if (resumed) await checkResumePoint(options, lease, state);
     for (;;) {
       const gaps: PageGap[] = [];
       let walk: PageWalkResult;
@@ -231,6 +234,20 @@ function readPass(
     // Called in page order only, so the progress written with each page never passes a gap.
     onPage: (page, _fresh, n) => onPage(page, n),
   });
+}
+
+/**
+ * A run that died left pages read before changes the service made since: a report deleted
+ * among them moves every later one back a place, and the first of the next page would never be
+ * read (on a first sync nothing cached marks that gap). The page before the resume point, read
+ * again, still ends with the last report read, or the pass does not count as consistent.
+ */
+async function checkResumePoint(options: FullSyncOptions, lease: HeldLease, state: SyncState): Promise<void> {
+  if (state.nextPage <= 1 || state.lastId === null) return;
+  const before = await options.fetchPage(state.nextPage - 1, lease.signal);
+  throwIfStopped(lease.signal);
+  state.requests += 1;
+  if (String(before.reports.at(-1)?.id) !== state.lastId) state.changed = true;
 }
 
 /** Updates the pass's progress and consistency marks with a page just read. */
