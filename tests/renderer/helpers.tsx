@@ -5,7 +5,14 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import type { Channel, ChannelInput, ChannelOutput, EventName, EventPayloads } from '../../shared/contract';
+import type {
+  Channel,
+  ChannelInput,
+  ChannelOutput,
+  EventName,
+  EventPayloads,
+  SyncSummary,
+} from '../../shared/contract';
 import { AppFailure, appError, englishOnlyError, type AppError } from '../../shared/errors';
 import { SyncProvider, ToastProvider } from '../../renderer/src/lib/appState';
 import { LanguageProvider } from '../../renderer/src/lib/i18n';
@@ -43,6 +50,26 @@ export const UNMANAGED_UPDATES = {
   install: 'on-quit' as const,
   restartWaitingFor: null,
 };
+
+/** A full sync that read 120 reports in 2 pages and completed (each test changes what it needs). */
+export function finishedSync(changes: Partial<SyncSummary> = {}): SyncSummary {
+  return {
+    fetched: 120,
+    removed: 0,
+    pages: 2,
+    completedAt: '2025-01-01T10:00:00.000Z',
+    pruned: true,
+    reason: null,
+    mode: 'full',
+    added: 0,
+    changed: 0,
+    complete: true,
+    passes: 1,
+    requests: 2,
+    badNews: 0,
+    ...changes,
+  };
+}
 
 /** What `repairs:status` answers when nothing was repaired (every window asks it once painted). */
 export const NO_REPAIRS = { notices: [], profilesDamaged: null, orphanedKeys: [] };

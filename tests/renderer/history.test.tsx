@@ -12,14 +12,20 @@ import type {
   HistoryPeriods,
   HistoryTimeline,
   HistoryUrls,
-  SyncSummary,
 } from '../../shared/contract';
 import { formatInstant, runtimeTimeZone, startOfLocalDay } from '../../shared/calendar';
 import { App } from '../../renderer/src/App';
 import { UrlTimeline } from '../../renderer/src/components/UrlTimeline';
 import { createQueryClient } from '../../renderer/src/lib/queries';
 import { HistoryScreen } from '../../renderer/src/screens/History';
-import { ONLINE, PROFILE, installFakeBridge, renderWithApp, type FakeHandlers } from './helpers';
+import {
+  ONLINE,
+  PROFILE,
+  finishedSync,
+  installFakeBridge,
+  renderWithApp,
+  type FakeHandlers,
+} from './helpers';
 
 afterEach(() => {
   cleanup();
@@ -316,22 +322,7 @@ describe('Compare', () => {
 describe('History before the profile is available offline', () => {
   it('says so, and Make available offline syncs; its end brings the chart', async () => {
     let synced = false;
-    const summary: SyncSummary = {
-      fetched: 120,
-      removed: 0,
-      pages: 2,
-      completedAt: '2025-01-01T10:00:00.000Z',
-      pruned: true,
-      reason: null,
-      mode: 'full',
-      added: 0,
-      changed: 0,
-      complete: true,
-      passes: 1,
-      requests: 2,
-      badNews: 0,
-      keepOfflineTurnedOn: true,
-    };
+    const summary = finishedSync({ keepOfflineTurnedOn: true });
     const bridge = renderHistory({
       'history:periods': () => (synced ? WEEKS : { available: false, reason: 'not_synced' }),
       'cache:sync': () => {

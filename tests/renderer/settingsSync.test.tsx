@@ -4,10 +4,18 @@
  */
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CacheStatus, SyncSummary } from '../../shared/contract';
+import type { CacheStatus } from '../../shared/contract';
 import { CACHE_STATUS_POLL_MS, queryKeys } from '../../renderer/src/lib/queries';
 import { SettingsScreen } from '../../renderer/src/screens/Settings';
-import { OFFLINE_STATE, ONLINE, PROFILE, failWith, installFakeBridge, renderWithApp } from './helpers';
+import {
+  OFFLINE_STATE,
+  ONLINE,
+  PROFILE,
+  failWith,
+  finishedSync,
+  installFakeBridge,
+  renderWithApp,
+} from './helpers';
 
 const STATUS: CacheStatus = {
   profileId: PROFILE.id,
@@ -49,21 +57,15 @@ describe('Settings: Make available offline', () => {
   });
 
   it('says so when the sync kept cached reports because the list changed while it was read', async () => {
-    const summary: SyncSummary = {
+    const summary = finishedSync({
       fetched: 119,
-      removed: 0,
-      pages: 2,
-      completedAt: '2025-01-01T10:00:00.000Z',
       pruned: false,
       reason: 'listing_changed',
-      mode: 'full',
       added: 119,
-      changed: 0,
       complete: false,
       passes: 3,
       requests: 6,
-      badNews: 0,
-    };
+    });
     settingsBridge({
       'cache:status': () => STATUS,
       'cache:sync': () => summary,
@@ -127,21 +129,7 @@ describe('Settings: what this window learns from its own sync', () => {
   });
 
   it('its own finished sync leaves the button on, before the status is asked again', async () => {
-    const summary: SyncSummary = {
-      fetched: 120,
-      removed: 0,
-      pages: 2,
-      completedAt: '2025-01-01T10:00:00.000Z',
-      pruned: true,
-      reason: null,
-      mode: 'full',
-      added: 0,
-      changed: 0,
-      complete: true,
-      passes: 1,
-      requests: 2,
-      badNews: 0,
-    };
+    const summary = finishedSync();
     settingsBridge({
       'cache:status': statusOnce(),
       'cache:sync': () => summary,

@@ -10,6 +10,7 @@ import { useHistoryExport } from '../lib/historyExport';
 import { useWords } from '../lib/i18n';
 import { windowTimeZone } from '../lib/history';
 import { ResultBadge } from './Badges';
+import { DateField } from './DateField';
 import { ErrorView } from './ErrorView';
 import { LoadingPlaceholder } from './Skeleton';
 
@@ -107,24 +108,18 @@ export function HistoryCompare({
           if (ordered) setAsked({ from: fromInstant, to: toInstant, project });
         }}
       >
-        <div className="toolbar-field">
-          <label htmlFor="history-compare-from">{words('history.compare.from')}</label>
-          <input
-            id="history-compare-from"
-            type="date"
-            value={from}
-            onChange={(e) => onDates({ from: e.target.value, to })}
-          />
-        </div>
-        <div className="toolbar-field">
-          <label htmlFor="history-compare-to">{words('history.compare.to')}</label>
-          <input
-            id="history-compare-to"
-            type="date"
-            value={to}
-            onChange={(e) => onDates({ from, to: e.target.value })}
-          />
-        </div>
+        <DateField
+          id="history-compare-from"
+          label={words('history.compare.from')}
+          value={from}
+          onChange={(value) => onDates({ from: value, to })}
+        />
+        <DateField
+          id="history-compare-to"
+          label={words('history.compare.to')}
+          value={to}
+          onChange={(value) => onDates({ from, to: value })}
+        />
         <button type="submit" className="button primary" disabled={!ordered}>
           {words('history.compare.run')}
         </button>

@@ -11,6 +11,7 @@ import type { HistoryPeriods } from '../../../shared/contract';
 import { PERIOD_KINDS, type PeriodKind } from '../../../shared/calendar';
 import type { ReportResult } from '../../../shared/model';
 import { ErrorView } from '../components/ErrorView';
+import { DateField } from '../components/DateField';
 import { HistoryChart, periodLabel } from '../components/HistoryChart';
 import { HistoryCompare } from '../components/HistoryCompare';
 import { HistoryUrls } from '../components/HistoryUrls';
@@ -172,24 +173,18 @@ export function HistoryScreen({ profileId }: { profileId: string }) {
             ))}
           </select>
         </div>
-        <div className="toolbar-field">
-          <label htmlFor="history-since">{words('history.since')}</label>
-          <input
-            id="history-since"
-            type="date"
-            value={filters.since}
-            onChange={(e) => update({ since: e.target.value })}
-          />
-        </div>
-        <div className="toolbar-field">
-          <label htmlFor="history-until">{words('history.until')}</label>
-          <input
-            id="history-until"
-            type="date"
-            value={filters.until}
-            onChange={(e) => update({ until: e.target.value })}
-          />
-        </div>
+        <DateField
+          id="history-since"
+          label={words('history.since')}
+          value={filters.since}
+          onChange={(since) => update({ since })}
+        />
+        <DateField
+          id="history-until"
+          label={words('history.until')}
+          value={filters.until}
+          onChange={(until) => update({ until })}
+        />
         <div className="toolbar-field">
           <label htmlFor="history-by">{words('history.by')}</label>
           <select
