@@ -355,7 +355,8 @@ describe('runFullSync', () => {
       }).catch(() => undefined);
       expect(cache.status('p').reportCount).toBe(101);
 
-      // The resumed pass sees pages 2 and 3 only; page 1's rows were seen by the same sync.
+      // The resumed pass reads page 1 again only to see that nothing shifted, then pages 2 and 3;
+      // page 1's rows were seen by the same sync.
       const summary = await runFullSync({ cache, scope: 'p', fetchPage: serve(reports) });
       expect(summary).toMatchObject({ fetched: 300, removed: 1, pruned: true });
       expect(cache.status('p').reportCount).toBe(300);
