@@ -147,6 +147,7 @@ test('every dialog: axe clean, described, modal (background inert), focus back t
   await expect(page.getByRole('alertdialog')).toBeVisible();
   await expectAccessible('Clear cache confirmation');
   await page.keyboard.press('Escape');
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
 });
 
 test('navigation moves the focus to the new screen’s heading and announces it', async () => {

@@ -66,6 +66,9 @@ export function useScreenFocus(path: string, announcement: string): void {
     settle();
     const observer = new MutationObserver(settle);
     observer.observe(main, { childList: true, subtree: true });
+    // A dialog (portaled into <body>) that leaves after the navigation: the wait for the heading,
+    // which a dialog holds off, goes on then.
+    observer.observe(document.body, { childList: true });
     window.addEventListener('keydown', stopWaiting, true);
     window.addEventListener('pointerdown', stopWaiting, true);
     document.addEventListener('focusin', remember);
