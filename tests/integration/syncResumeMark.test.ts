@@ -67,9 +67,26 @@ describe('the mark and the progress a stopped sync leaves', () => {
     // a second one reads the list whole.
     expect(asked).toEqual([2, 3, 1, 2, 3]);
     expect(summary).toMatchObject({ passes: 2, complete: true, removed: 1 });
+    // Each page asked, the one read again included.
+    expect(summary.requests).toBe(5);
     expect(cache.getReport('p', '50')).toBeNull();
     expect(cache.getReport('p', '201')).not.toBeNull();
     expect(cache.status('p').reportCount).toBe(300);
+  });
+
+  it('a page before the resume point that is empty now (the service lost most reports) means the list moved', async () => {
+    await stoppedAt(3);
+    const fewer = reports.slice(0, 50);
+    const asked: number[] = [];
+    const summary = await runFullSync({
+      cache,
+      scope: 'p',
+      concurrency: 1,
+      fetchPage: async (page) => (asked.push(page), pageOf(fewer, page)),
+    });
+    expect(asked[0]).toBe(2);
+    expect(summary).toMatchObject({ complete: true, removed: 150 });
+    expect(cache.status('p').reportCount).toBe(50);
   });
 
   it('progress without its mark is no sync to resume: a new one reads from page 1 and prunes', async () => {

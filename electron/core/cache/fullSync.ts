@@ -163,7 +163,7 @@ export async function runFullSync(options: FullSyncOptions): Promise<SyncSummary
   const walkSignal = AbortSignal.any([lease.signal, writeFailed.signal]);
 
   try {
-    if (resumed) await checkResumePoint(options, lease, state);
+    await checkResumePoint(options, lease, state);
     for (;;) {
       const gaps: PageGap[] = [];
       let walk: PageWalkResult;
@@ -237,13 +237,14 @@ function readPass(
 }
 
 /**
- * A run that died left pages read before changes the service made since: a report deleted
+ * A resumed run: the run that died left pages read before changes the service made since: a report deleted
  * among them moves every later one back a place, and the first of the next page would never be
  * read (on a first sync nothing cached marks that gap). The page before the resume point, read
  * again, still ends with the last report read, or the pass does not count as consistent.
  */
 async function checkResumePoint(options: FullSyncOptions, lease: HeldLease, state: SyncState): Promise<void> {
-  if (state.nextPage <= 1 || state.lastId === null) return;
+  // Nothing read yet (a fresh sync, or a run that died before its first report): nothing to check.
+  if (state.lastId === null) return;
   const before = await options.fetchPage(state.nextPage - 1, lease.signal);
   throwIfStopped(lease.signal);
   state.requests += 1;
