@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { syncDirectory, writeFileAtomic } from '../../electron/core/atomicWrite';
 import { fsCalls as calls } from '../helpers/recordedFs';
+import { skipWhen } from '../helpers/skip';
 
 vi.mock('node:fs', async (importOriginal) =>
   (await import('../helpers/recordedFs')).recordedFs(await importOriginal()),
@@ -31,22 +32,24 @@ function seen(): string[] {
 }
 
 describe('writeFileAtomic, durable', () => {
-  it.skipIf(process.platform === 'win32')(
-    'syncs the file before its rename and the folder after it, and makes the file 0600',
-    () => {
-      const file = join(dir, 'state.json');
-      writeFileAtomic(file, 'content');
-      expect(readFileSync(file, 'utf8')).toBe('content');
-      expect(seen()).toEqual([
-        'open <tmp>',
-        'fsync <tmp>',
-        'chmod <tmp> 600',
-        'rename <tmp> <dir>/state.json',
-        'open <dir>',
-        'fsync <dir>',
-      ]);
-    },
-  );
+  it.skipIf(
+    skipWhen(
+      process.platform === 'win32',
+      'Windows syncs neither folders nor file modes (the code skips both there)',
+    ),
+  )('syncs the file before its rename and the folder after it, and makes the file 0600', () => {
+    const file = join(dir, 'state.json');
+    writeFileAtomic(file, 'content');
+    expect(readFileSync(file, 'utf8')).toBe('content');
+    expect(seen()).toEqual([
+      'open <tmp>',
+      'fsync <tmp>',
+      'chmod <tmp> 600',
+      'rename <tmp> <dir>/state.json',
+      'open <dir>',
+      'fsync <dir>',
+    ]);
+  });
 
   it('on Windows neither narrows the mode again nor syncs the folder (neither is possible there)', () => {
     const file = join(dir, 'state.json');
@@ -63,7 +66,12 @@ describe('writeFileAtomic, durable', () => {
 });
 
 describe('syncDirectory', () => {
-  it.skipIf(process.platform === 'win32')('opens the folder and syncs that fd', () => {
+  it.skipIf(
+    skipWhen(
+      process.platform === 'win32',
+      'Windows syncs neither folders nor file modes (the code skips both there)',
+    ),
+  )('opens the folder and syncs that fd', () => {
     syncDirectory(dir);
     expect(seen()).toEqual(['open <dir>', 'fsync <dir>']);
   });
