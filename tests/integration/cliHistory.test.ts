@@ -16,7 +16,7 @@ import type { Report } from '../../shared/model';
 import { runCliCaptured } from '../helpers/cli';
 import { HistoryOracle } from '../helpers/historyOracle';
 import { testKeyStore } from '../helpers/keychain';
-import { cacheDatabase } from '../helpers/cacheDatabase';
+import { cacheDatabase, cachedReports } from '../helpers/cacheDatabase';
 
 const NOW = new Date('2026-11-23T09:00:00.000Z');
 const dataDir = mkdtempSync(join(tmpdir(), 'report-desk-cli-history-'));
@@ -92,7 +92,7 @@ describe('from the offline copy, with the service stopped', () => {
     const cache = ReportCache.open(join(dataDir, 'cache.sqlite'));
     try {
       const scope = cache.scopes().find((candidate) => cache.status(candidate).reportCount > 0)!;
-      copy = readAll(cache, scope);
+      copy = cachedReports(cache, scope);
     } finally {
       cache.close();
     }
@@ -319,22 +319,3 @@ describe('from the offline copy, with the service stopped', () => {
     }
   });
 });
-
-/** Every report of the scope as stored. */
-function readAll(cache: ReportCache, scope: string): Report[] {
-  const out: Report[] = [];
-  for (let page = 1; ; page++) {
-    const { reports, lastPage } = cache.query(scope, {
-      search: '',
-      search_by: 'url',
-      project: '',
-      result: null,
-      sort_by: 'id',
-      sort: 'asc',
-      per_page: 100,
-      page,
-    }).page;
-    out.push(...reports);
-    if (lastPage === null || page >= lastPage) return out;
-  }
-}

@@ -21,6 +21,7 @@ import { PAGES_AHEAD_PER_REQUEST, PAGES_IN_FLIGHT } from '../../shared/paging';
 import { ReportCache } from '../../electron/core/cache/reportCache';
 import { dataPaths } from '../../electron/core/services';
 import { startDemoService, type DemoService } from '../../electron/demo-service/server';
+import { cachedReports } from '../helpers/cacheDatabase';
 import { finished, spawnCliCaptured, type CliRun } from '../helpers/cli';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -89,22 +90,9 @@ function cachedIds(): string[] {
   const cache = ReportCache.open(dataPaths(dataDir).cache);
   try {
     expect(cache.integrityCheck()).toBe('ok');
-    const ids: string[] = [];
-    for (let page = 1; ; page++) {
-      const result = cache.query(scope, {
-        search: '',
-        search_by: 'url',
-        project: '',
-        result: null,
-        sort_by: 'id',
-        sort: 'asc',
-        per_page: 100,
-        page,
-      }).page;
-      ids.push(...result.reports.map((r) => r.id));
-      if (result.reports.length < 100) break;
-    }
-    return ids.sort();
+    return cachedReports(cache, scope)
+      .map((report) => report.id)
+      .sort();
   } finally {
     cache.close();
   }
