@@ -1,11 +1,13 @@
 /**
- * lib/focus.ts › useScreenFocus: a navigation made while a dialog is still closing waits for the
- * dialog to leave, then puts the focus on the new screen's heading (seen once under the load of
- * the whole test command: the focus stayed behind).
+ * Where the focus goes after a navigation, in the orders a slow machine brings: lib/focus.ts ›
+ * useScreenFocus when a dialog is still closing or the screen changes a commit after the path,
+ * and lib/router.ts › useRoute, whose readers all take a new route in the same commit.
  */
 import { act, render } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { useEffect } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useScreenFocus } from '../../renderer/src/lib/focus';
+import { pathOf, useRoute } from '../../renderer/src/lib/router';
 
 function Screen({ path }: { path: string }) {
   useScreenFocus(path, `${path} screen`);
@@ -41,5 +43,74 @@ describe('the focus after a navigation', () => {
     });
     expect(document.activeElement?.textContent).toBe('account');
     expect(document.activeElement?.tagName).toBe('H1');
+  });
+});
+
+/** A shell whose path can run ahead of its screen: `heading` null is a screen still loading. */
+function Shell({ path, heading }: { path: string; heading: string | null }) {
+  useScreenFocus(path, `${path} screen`);
+  return <div id="main">{heading !== null && <h1 key={heading}>{heading}</h1>}</div>;
+}
+
+describe('a screen that changes a commit after the path', () => {
+  it('hands the focus from the old heading, once it goes, to the new one when it arrives', async () => {
+    const link = document.createElement('a');
+    link.href = '#/account';
+    document.body.append(link);
+    const { rerender } = render(<Shell path="/settings" heading="Settings" />);
+    link.focus();
+    // The path first: the old heading is all there is to focus…
+    rerender(<Shell path="/account" heading="Settings" />);
+    expect(document.activeElement?.textContent).toBe('Settings');
+    // …then the old screen goes (its replacement still loading), and the new heading comes.
+    await act(async () => {
+      rerender(<Shell path="/account" heading={null} />);
+      await Promise.resolve();
+    });
+    await act(async () => {
+      rerender(<Shell path="/account" heading="Account" />);
+      await Promise.resolve();
+    });
+    expect(document.activeElement?.tagName).toBe('H1');
+    expect(document.activeElement?.textContent).toBe('Account');
+  });
+});
+
+describe('the route', () => {
+  it('reaches every reader in one commit, even when the browser runs microtasks between listeners', async () => {
+    window.history.replaceState(null, '', '#/settings');
+    const added = vi.spyOn(window, 'addEventListener');
+    const seen: string[] = [];
+    // The child subscribes first (its effects run before its parent's), as the header does.
+    function Header({ screen }: { screen: string }) {
+      const path = pathOf(useRoute());
+      useEffect(() => {
+        seen.push(`${path} over ${screen}`);
+      });
+      return null;
+    }
+    function Screens() {
+      return <Header screen={pathOf(useRoute())} />;
+    }
+    const { unmount } = render(<Screens />);
+    const listeners = added.mock.calls
+      .filter(([type]) => type === 'hashchange')
+      .map(([, listener]) => listener);
+    added.mockRestore();
+    expect(listeners.length).toBeGreaterThan(0);
+    seen.length = 0;
+
+    window.history.replaceState(null, '', '#/account');
+    // As a browser dispatches an event: each listener, then the microtasks (React renders there).
+    for (const listener of listeners) {
+      await act(async () => {
+        if (typeof listener === 'function') listener(new HashChangeEvent('hashchange'));
+        else listener?.handleEvent(new HashChangeEvent('hashchange'));
+        await Promise.resolve();
+      });
+    }
+    expect(seen).toEqual(['/account over /account']);
+    unmount();
+    window.history.replaceState(null, '', '#');
   });
 });

@@ -63,6 +63,8 @@ export function useScreenFocus(path: string, announcement: string): void {
         focusScreenHeading();
       }
     };
+    // Listening first: the heading the first settle() focuses is the one to rescue if it goes.
+    document.addEventListener('focusin', remember);
     settle();
     const observer = new MutationObserver(settle);
     observer.observe(main, { childList: true, subtree: true });
@@ -71,7 +73,6 @@ export function useScreenFocus(path: string, announcement: string): void {
     observer.observe(document.body, { childList: true });
     window.addEventListener('keydown', stopWaiting, true);
     window.addEventListener('pointerdown', stopWaiting, true);
-    document.addEventListener('focusin', remember);
     return () => {
       observer.disconnect();
       window.removeEventListener('keydown', stopWaiting, true);

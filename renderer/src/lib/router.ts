@@ -82,9 +82,25 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
   }
 }
 
+/**
+ * Every component that reads the route, told from one hashchange listener. The browser runs
+ * microtasks between an event's listeners and React renders a store's change in a microtask, so
+ * with a listener each, the header could take the new route one commit before the screen did:
+ * the focus and the announcement went to the screen being left (seen on a slow first load).
+ */
+const routeReaders = new Set<() => void>();
+
+function tellRouteReaders(): void {
+  routeReaders.forEach((onChange) => onChange());
+}
+
 function subscribe(onChange: () => void): () => void {
-  window.addEventListener('hashchange', onChange);
-  return () => window.removeEventListener('hashchange', onChange);
+  if (routeReaders.size === 0) window.addEventListener('hashchange', tellRouteReaders);
+  routeReaders.add(onChange);
+  return () => {
+    routeReaders.delete(onChange);
+    if (routeReaders.size === 0) window.removeEventListener('hashchange', tellRouteReaders);
+  };
 }
 
 export function useRoute(): Route {
