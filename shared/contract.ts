@@ -879,7 +879,7 @@ const _payloadForEveryEvent: [
   : never = true;
 void _payloadForEveryEvent;
 export type AppCommand =
-  'refresh' | 'new-report' | 'focus-search' | 'switch-profile' | 'sync' | 'show-shortcuts';
+  'refresh' | 'new-report' | 'focus-search' | 'show-history' | 'switch-profile' | 'sync' | 'show-shortcuts';
 
 /** The object the preload (or the preview bridge) exposes as `window.reportDesk`. */
 export interface ReportDeskBridge {

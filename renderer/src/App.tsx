@@ -86,6 +86,10 @@ function CoreEvents() {
         case 'focus-search':
           focusSearch();
           break;
+        case 'show-history':
+          // History is a profile's: before the first profile there is none to show.
+          if (latest.current.profileId !== null) navigate('/history');
+          break;
         case 'switch-profile':
           document.getElementById(PROFILE_SWITCHER_ID)?.focus();
           break;
@@ -106,7 +110,7 @@ function CoreEvents() {
       if (event.shiftKey) {
         if (key !== 'h' || latest.current.profileId === null) return;
         event.preventDefault();
-        navigate('/history');
+        runCommand('show-history');
         return;
       }
       const command: AppCommand | null =

@@ -430,4 +430,23 @@ describe('The History shortcut', () => {
     expect(within(nav).getByRole('link', { name: 'History' }).getAttribute('aria-current')).toBe('page');
     await chart();
   });
+
+  it('View › History in the application menu opens it too (the menu takes Ctrl+Shift+H first in the app)', async () => {
+    const bridge = installFakeBridge({
+      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
+      'connectivity:status': () => ONLINE,
+      'cache:projects': () => [],
+      'account:get': () => ({
+        account: { name: 'Ann' },
+        source: 'network',
+        fetchedAt: new Date().toISOString(),
+      }),
+      'history:periods': () => WEEKS,
+    });
+    render(<App client={createQueryClient()} />);
+    await screen.findByRole('heading', { name: 'Account' });
+    act(() => bridge.emit('app:command', { command: 'show-history' }));
+    await screen.findByRole('heading', { level: 1, name: 'History' });
+    expect(window.location.hash).toBe('#/history');
+  });
 });

@@ -62,6 +62,7 @@ const RENDERER_COMMANDS: readonly AppCommand[] = [
   'refresh',
   'new-report',
   'focus-search',
+  'show-history',
   'switch-profile',
   'sync',
   'show-shortcuts',
@@ -182,6 +183,8 @@ export function buildMenuDescription(
     items: [
       command('menu.view.refresh', 'refresh', 'CmdOrCtrl+R'),
       command('menu.view.find', 'focus-search', 'CmdOrCtrl+F'),
+      // Cmd+H hides the app on macOS, Ctrl+H is a browser's history: Shift too, as in the page.
+      command('menu.view.history', 'show-history', 'CmdOrCtrl+Shift+H'),
       separator,
       role('resetZoom'),
       role('zoomIn'),

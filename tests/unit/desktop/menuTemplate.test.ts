@@ -89,10 +89,13 @@ describe('buildMenuDescription', () => {
     for (const platform of ['darwin', 'win32', 'linux']) {
       const menu = buildMenuDescription(platform, englishWords, dev);
       const view = section(menu, 'View').items;
-      expect(commands(view).slice(0, 2)).toEqual([
+      expect(commands(view).slice(0, 3)).toEqual([
         { label: 'Refresh', command: 'refresh', accelerator: 'CmdOrCtrl+R' },
         { label: 'Find…', command: 'focus-search', accelerator: 'CmdOrCtrl+F' },
+        // Not Cmd+H: macOS hides the app with it.
+        { label: 'History', command: 'show-history', accelerator: 'CmdOrCtrl+Shift+H' },
       ]);
+      expect(routeMenuCommand('show-history')).toEqual({ target: 'renderer', command: 'show-history' });
       expect(roles(all(menu))).not.toContain('reload');
       expect(roles(all(menu))).not.toContain('forceReload');
     }
