@@ -137,6 +137,15 @@ const SAMPLES: { [C in ErrorCode]: ErrorValuesOf<C>[] } = {
       offlineKnown: 'yes',
       offlineReports: 2500,
     },
+    // One decimal, as the catalogue's skeleton rounds it (12.3 MB).
+    {
+      place: 'data_folder',
+      folder: '/data',
+      freeKnown: 'yes',
+      freeMegabytes: 12.34,
+      offlineKnown: 'no',
+      offlineReports: 0,
+    },
     {
       place: 'data_folder',
       folder: '/data',
@@ -176,6 +185,7 @@ const SAMPLES: { [C in ErrorCode]: ErrorValuesOf<C>[] } = {
     { page: 3, reports: 100, requests: 2 },
   ],
   'paging.limit': [
+    { pages: 1, reports: 1, requests: 1 },
     { pages: 500, reports: 1, requests: 1 },
     { pages: 500, reports: 900, requests: 500 },
   ],
@@ -233,7 +243,7 @@ const SAMPLES: { [C in ErrorCode]: ErrorValuesOf<C>[] } = {
   'field.per_page': [{}],
   'field.page': [{}],
   'field.page_too_large': [{}],
-  'field.search_too_long': [{ max: 2000 }],
+  'field.search_too_long': [{ max: 2000 }, { max: 1 }],
   'field.project_too_long': [{ max: 200 }],
   'field.file_name': [{}],
   'field.export_too_large': [{}],
