@@ -400,6 +400,13 @@ describe('the reads', () => {
     cache.removeReport(SCOPE, '1');
     cache.removeReport(SCOPE, '2');
     expect(cache.history.compare(whose, from, to).map((c) => c.url)).toEqual(byCodePoint.slice(0, 5));
+    // ASCII only (JavaScript's own comparison then): still SQLite's order.
+    cache.removeReport(SCOPE, '3');
+    cache.removeReport(SCOPE, '4');
+    expect(cache.history.compare(whose, from, to).map((c) => c.url)).toEqual(byCodePoint.slice(0, 3));
+    expect(
+      cache.history.urlsAt(whose, to, { result: null, after: '', limit: 9 }).urls.map((u) => u.url),
+    ).toEqual(byCodePoint.slice(0, 3));
   });
 
   it('the timeline: privacy and project as stored, the previous result, and the reports left out', () => {
