@@ -407,31 +407,8 @@ describe('The History shortcut', () => {
     window.location.hash = '#/account';
   });
 
-  it('Ctrl+Shift+H opens History from any screen, and the sidebar marks it', async () => {
-    installFakeBridge({
-      'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
-      'connectivity:status': () => ONLINE,
-      'cache:projects': () => [],
-      'account:get': () => ({
-        account: { name: 'Ann' },
-        source: 'network',
-        fetchedAt: new Date().toISOString(),
-      }),
-      'history:periods': () => WEEKS,
-    });
-    render(<App client={createQueryClient()} />);
-    await screen.findByRole('heading', { name: 'Account' });
-    act(() => {
-      fireEvent.keyDown(window, { key: 'H', ctrlKey: true, shiftKey: true });
-    });
-    await screen.findByRole('heading', { level: 1, name: 'History' });
-    expect(window.location.hash).toBe('#/history');
-    const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getByRole('link', { name: 'History' }).getAttribute('aria-current')).toBe('page');
-    await chart();
-  });
-
-  it('View › History in the application menu opens it too (the menu takes Ctrl+Shift+H first in the app)', async () => {
+  /** The app on the Account screen, the contract faked; answers the fake bridge. */
+  async function onAccount() {
     const bridge = installFakeBridge({
       'profiles:list': () => ({ profiles: [PROFILE], activeId: PROFILE.id }),
       'connectivity:status': () => ONLINE,
@@ -445,6 +422,23 @@ describe('The History shortcut', () => {
     });
     render(<App client={createQueryClient()} />);
     await screen.findByRole('heading', { name: 'Account' });
+    return bridge;
+  }
+
+  it('Ctrl+Shift+H opens History from any screen, and the sidebar marks it', async () => {
+    await onAccount();
+    act(() => {
+      fireEvent.keyDown(window, { key: 'H', ctrlKey: true, shiftKey: true });
+    });
+    await screen.findByRole('heading', { level: 1, name: 'History' });
+    expect(window.location.hash).toBe('#/history');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'History' }).getAttribute('aria-current')).toBe('page');
+    await chart();
+  });
+
+  it('View › History in the application menu opens it too (the menu takes Ctrl+Shift+H first in the app)', async () => {
+    const bridge = await onAccount();
     act(() => bridge.emit('app:command', { command: 'show-history' }));
     await screen.findByRole('heading', { level: 1, name: 'History' });
     expect(window.location.hash).toBe('#/history');
