@@ -176,12 +176,17 @@ type DiskFullValues = {
   offlineReports: number;
 };
 
-const MEGABYTES = new Intl.NumberFormat('en', {
-  style: 'unit',
-  unit: 'megabyte',
-  unitDisplay: 'short',
-  maximumFractionDigits: 1,
-});
+/**
+ * "12.3 MB": one decimal at most, as the catalogue's skeleton. Made at each use (a rare error
+ * sentence), not at import: a change to its options must show in the tests that word one.
+ */
+const megabytes = (value: number) =>
+  new Intl.NumberFormat('en', {
+    style: 'unit',
+    unit: 'megabyte',
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(value);
 
 /** "1 report", "2,048 reports": a count before its noun, the number grouped as the catalogue's `#` prints it in English. */
 const plural = (count: number, one: string, other: string) =>
@@ -471,7 +476,7 @@ export const ERROR_CODES = {
   'storage.disk_full': {
     kind: 'disk_full',
     english: ({ place, folder, freeKnown, freeMegabytes, offlineKnown, offlineReports }: DiskFullValues) =>
-      `The disk that holds ${place === 'data_folder' ? `the data folder ${folder}` : folder} is full${freeKnown === 'yes' ? ` (${MEGABYTES.format(freeMegabytes)} free)` : ''}. Nothing was lost${offlineKnown === 'yes' ? `: ${offlineReports.toLocaleString('en')} ${offlineReports === 1 ? 'report is' : 'reports are'} available offline` : ''}; free some space and try again.`,
+      `The disk that holds ${place === 'data_folder' ? `the data folder ${folder}` : folder} is full${freeKnown === 'yes' ? ` (${megabytes(freeMegabytes)} free)` : ''}. Nothing was lost${offlineKnown === 'yes' ? `: ${offlineReports.toLocaleString('en')} ${offlineReports === 1 ? 'report is' : 'reports are'} available offline` : ''}; free some space and try again.`,
   },
   'storage.read_only': {
     kind: 'read_only',
@@ -798,7 +803,9 @@ export type ErrorValuesOf<C extends ErrorCode> =
   Parameters<(typeof ERROR_CODES)[C]['english']> extends [infer V, ...unknown[]] ? V : Record<never, never>;
 
 /** Values that are the service's own words (a page's title, a redirect's target): shown as sent, bidi-isolated. */
-export const SERVICE_TEXT_VALUES: ReadonlySet<string> = new Set(['said', 'target']);
+export function isServiceText(valueName: string): boolean {
+  return valueName === 'said' || valueName === 'target';
+}
 
 /** A sentence by its code and values: what the renderer words in the user's language. */
 export interface Wording {

@@ -5,7 +5,7 @@
  * (renderer/src/lib/errorWords.ts, which first words the reasons whose next step is one of its
  * screens) and the main process (its dialogs) both word errors here.
  */
-import { SERVICE_TEXT_VALUES, type ErrorValue, type Wording } from '../errorCodes';
+import { isServiceText, type ErrorValue, type Wording } from '../errorCodes';
 import { isolate } from './bidi';
 import type { ErrorMessageId, Words } from './messages';
 
@@ -13,7 +13,7 @@ import type { ErrorMessageId, Words } from './messages';
 export function wordingSentence(words: Words<ErrorMessageId>, wording: Wording): string {
   const values: Record<string, ErrorValue> = {};
   for (const [name, value] of Object.entries(wording.values ?? {})) {
-    values[name] = typeof value === 'string' && SERVICE_TEXT_VALUES.has(name) ? isolate(value) : value;
+    values[name] = typeof value === 'string' && isServiceText(name) ? isolate(value) : value;
   }
   return words(`errors.${wording.code}` as ErrorMessageId, values);
 }

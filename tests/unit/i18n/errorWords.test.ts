@@ -303,6 +303,12 @@ describe('errorSentence', () => {
     expect(errorSentence(words, appError('http.server_error_said', { status: 500, said }))).toBe(
       `The Report Service had an internal problem (HTTP 500, "\u2068${said}\u2069"). Try again in a moment.`,
     );
+    // In left-to-right words as well: isolated because the service said it, not for its script.
+    expect(
+      errorSentence(words, appError('http.server_error_said', { status: 500, said: 'Disk quota' })),
+    ).toBe(
+      'The Report Service had an internal problem (HTTP 500, "\u2068Disk quota\u2069"). Try again in a moment.',
+    );
     expect(errorSentence(words, appError('http.redirect_to', { target: 'https://x.example/' }))).toContain(
       '"\u2068https://x.example/\u2069"',
     );
