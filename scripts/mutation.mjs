@@ -408,6 +408,8 @@ const TARGETS = {
     'tests/integration/historyProperty.test.ts',
   ],
   'electron/core/cache/history.ts': [
+    // The order Compare's URLs are sorted in, and which comparison it takes.
+    'tests/unit/cache/codePointOrder.test.ts',
     'tests/integration/historyCache.test.ts',
     'tests/integration/historyGateway.test.ts',
     'tests/integration/historyProperty.test.ts',

@@ -16,6 +16,7 @@ import { LAST_FULL_SYNC_META, MIGRATIONS, ReportCache } from '../../electron/cor
 import type { SetAsideEvent } from '../../electron/core/guardedDatabase';
 import { LocalStore } from '../../electron/core/local/localStore';
 import { createLogger, memorySink, silentLogger } from '../../electron/core/log';
+import { overwriteMiddle } from '../helpers/damage';
 import { failureOf } from '../helpers/failures';
 import { generateReports } from '../fixtures/generatedReports';
 import { onTmpfs } from '../helpers/tmpfs';
@@ -117,6 +118,35 @@ describe('damage met inside a transaction', () => {
       }),
     ).toThrow(/set aside/);
     expect(quiet.status('p').reportCount).toBe(0);
+  });
+});
+
+describe('the whole-file checks', () => {
+  it('integrity_check says ok on a sound file and fails on a damaged one; assertIntact fails a transaction there as damage', () => {
+    const first = cache();
+    first.putReports('p', generateReports(2000), T0);
+    expect(first.integrityCheck()).toBe('ok');
+    expect(() => first.transaction(() => first.assertIntact())).not.toThrow();
+    first.close();
+    open.splice(open.indexOf(first), 1);
+
+    // Pages no statement reads any more, damaged on disk (a bad sector) while nothing has it open.
+    overwriteMiddle(file);
+    const events: SetAsideEvent[] = [];
+    const damaged = cache({ check: false, onSetAside: (event) => events.push(event) });
+    // This damage stops the check itself (a page it cannot parse): SQLite's error, not 'ok'.
+    expect(() => damaged.integrityCheck()).toThrow(/malformed/);
+    let thrown: unknown;
+    try {
+      damaged.transaction(() => damaged.assertIntact());
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isCacheReset(thrown)).toBe(true);
+    expect(events).toHaveLength(1);
+    // The new file is sound, and empty.
+    expect(damaged.integrityCheck()).toBe('ok');
+    expect(damaged.status('p').reportCount).toBe(0);
   });
 });
 

@@ -148,7 +148,7 @@ export class CacheConnection {
     this.guard.assertIntact();
   }
 
-  /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line. */
+  /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line (damage that stops the check throws SQLite's error). */
   integrityCheck(): string {
     const rows = this.db.pragma('integrity_check') as { integrity_check: string }[];
     return rows.map((row) => row.integrity_check).join('\n');

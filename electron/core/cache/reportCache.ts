@@ -386,7 +386,7 @@ export class ReportCache {
     this.connection.assertIntact();
   }
 
-  /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line. */
+  /** 'ok' when PRAGMA integrity_check finds nothing wrong, else its findings, one per line (damage that stops the check throws SQLite's error). */
   integrityCheck(): string {
     return this.connection.integrityCheck();
   }
