@@ -162,6 +162,33 @@ test('navigation moves the focus to the new screen’s heading and announces it'
   }
 });
 
+test('on a start whose words arrive late, navigation still focuses and names the new screen', async () => {
+  // The English words held back: the list's data is in before the first render, so the header
+  // and the screens mount together (the order in which the route reached them once differed).
+  const late = await page.context().newPage();
+  try {
+    await late.route(/catalogue-en-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    await late.goto(`${stack.preview.url}#/settings`);
+    await expect(late.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    for (const [link, title] of [
+      ['Account', 'Account'],
+      ['Reports', 'Reports'],
+    ] as const) {
+      await late
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: link, exact: true })
+        .click();
+      await expect(late.getByRole('heading', { level: 1, name: title })).toBeFocused();
+      await expect(late.locator('[data-live-region]')).toHaveText(new RegExp(`^${title} screen`));
+    }
+  } finally {
+    await late.close();
+  }
+});
+
 test('invalid submit focuses the first invalid field and says how many need attention', async () => {
   await navTo('New report');
   await expect(heading('New report')).toBeFocused();
